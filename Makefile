@@ -1,0 +1,55 @@
+# The two commands: `make run` (site on the sample corpus) and `make test` (whole suite).
+# Both set up everything they need (venv, Elasticsearch, PostgreSQL) and are idempotent.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+CORPUS ?= ../shared/corpus
+DEMO_DATA := demo_data
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+# Without DATABASE_URL the dev scripts' private PostgreSQL cluster is used.
+export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
+export ELASTICSEARCH_URL ?= http://127.0.0.1:9200
+
+.PHONY: run test services stop venv setup bench relevance fuzz compose-check clean help
+
+help:
+	@echo "make run      set up and serve the site on the sample corpus at http://$(HOST):$(PORT)"
+	@echo "make test     set up and run the whole test suite against real Elasticsearch and PostgreSQL"
+	@echo "make services start Elasticsearch and PostgreSQL (idempotent);  make stop: stop them"
+	@echo "make bench    run the benchmarks under bench/;  make relevance: the relevance table"
+
+venv: $(VENV)/.installed
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@
+
+services:
+	bash devservices/services.sh start
+
+stop:
+	bash devservices/services.sh stop
+
+setup: venv services
+	$(PY) manage.py migrate --noinput -v 0
+
+run: setup
+	@if [ "$$($(PY) manage.py shell -c 'from blog.models import Post; print(Post.objects.exists())')" = "False" ]; then \
+	  if [ -f "$(CORPUS)/posts.ndjson" ]; then $(PY) manage.py import_corpus "$(CORPUS)"; \
+	  else echo "No corpus at $(CORPUS): loading the bundled demo data"; $(PY) manage.py import_corpus $(DEMO_DATA); fi; \
+	  $(PY) manage.py reindex; \
+	else $(PY) manage.py reindex --if-missing; fi
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+compose-check:
+	docker-compose -f docker-compose.yml config -q
+
+clean: stop
+	rm -rf .state $(VENV)

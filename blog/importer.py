@@ -1,0 +1,268 @@
+"""Loading the corpus NDJSON files (format: shared/corpus/README.md) into posts and comments.
+
+Rows are validated one by one; a bad row is reported with its line number and skipped, every
+other row is written with a real UPSERT (INSERT ... ON CONFLICT (id) DO UPDATE), so re-running
+updates rows and never duplicates them. The corpus id stays the primary key.
+"""
+import json
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from django.core.management.color import no_style
+from django.db import connection, transaction
+from django.utils.text import slugify
+
+from blog.models import Comment, Post
+from blog.text import html_to_text, sanitize_comment_html, summarize
+
+log = logging.getLogger(__name__)
+
+BATCH_SIZE = 1000
+POST_FIELDS = ["title", "slug", "body_html", "body_text", "summary", "pub_date", "tags", "published",
+               "modified", "source", "post_type", "source_url", "link_url"]
+COMMENT_FIELDS = ["post", "parent", "author_name", "comment", "comment_html", "created", "approved", "modified"]
+
+
+class BadRow(ValueError):
+    """A row that cannot be imported; the message says why."""
+
+
+@dataclass
+class Report:
+    """What an import did, for the summary line and the tests."""
+    created: int = 0
+    updated: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def skipped(self) -> int:
+        return sum(1 for p in self.problems if "skipped" in p)
+
+
+def read_ndjson(path: Path, report: Report) -> Iterator[tuple[int, dict]]:
+    """(line number, object) for each parseable line; broken lines go into the report."""
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                report.problems.append(f"{path.name}:{lineno}: broken JSON ({exc.msg}), skipped")
+                continue
+            if not isinstance(obj, dict):
+                report.problems.append(f"{path.name}:{lineno}: not a JSON object, skipped")
+                continue
+            yield lineno, obj
+
+
+def _require(obj: dict, name: str, kind: type | tuple[type, ...]):
+    value = obj.get(name)
+    if value is None or (isinstance(value, str) and not value.strip() and name in ("title", "comment")):
+        raise BadRow(f"missing field {name!r}")
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise BadRow(f"field {name!r} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _timestamp(obj: dict, name: str) -> datetime:
+    raw = _require(obj, name, str)
+    try:
+        value = datetime.fromisoformat(raw)
+    except ValueError:
+        raise BadRow(f"field {name!r} is not an ISO 8601 timestamp: {raw[:40]!r}") from None
+    if value.tzinfo is None:
+        raise BadRow(f"field {name!r} has no UTC offset: {raw[:40]!r}")
+    return value
+
+
+def post_from_row(obj: dict, *, now: datetime) -> Post:
+    """A Post (not saved) from one corpus row, or BadRow."""
+    pk = _require(obj, "id", int)
+    if pk <= 0:
+        raise BadRow("field 'id' must be positive")
+    title = _require(obj, "title", str).strip()
+    body_html = obj.get("body_html") or ""
+    body_text = obj.get("body_text") or html_to_text(body_html)
+    tags = obj.get("tags") or []
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise BadRow("field 'tags' must be a list of strings")
+    return Post(
+        id=pk,
+        title=title[:500],
+        slug=str(obj.get("slug") or ""),
+        body_html=body_html,
+        body_text=body_text,
+        summary=summarize(obj.get("excerpt") or body_text),
+        pub_date=_timestamp(obj, "pub_date"),
+        tags=[t[:100] for t in tags],
+        published=True,
+        modified=now,
+        source=str(obj.get("source") or "")[:100],
+        post_type=str(obj.get("type") or "")[:50],
+        source_url=str(obj.get("url") or "")[:1000],
+        link_url=str(obj.get("link_url") or "")[:2000],
+    )
+
+
+def comment_from_row(obj: dict, *, now: datetime) -> Comment:
+    pk = _require(obj, "id", int)
+    post_id = _require(obj, "post_id", int)
+    parent_id = obj.get("parent_id")
+    if parent_id is not None and (not isinstance(parent_id, int) or isinstance(parent_id, bool)):
+        raise BadRow("field 'parent_id' must be a whole number or null")
+    text = _require(obj, "comment", str)
+    return Comment(
+        id=pk,
+        post_id=post_id,
+        parent_id=parent_id,
+        author_name=(obj.get("author") or "Anonymous").strip()[:200] or "Anonymous",
+        comment=text,
+        comment_html=sanitize_comment_html(obj.get("comment_html") or ""),
+        created=_timestamp(obj, "created"),
+        approved=True,  # the corpus holds comments that were published on the site
+        modified=now,
+    )
+
+
+class SlugAllocator:
+    """Unique slugs: the first row (in file order) to claim a slug keeps it, later ones get -<id>.
+
+    Seeded with the slugs already in the database so that a re-import gives each row the same
+    slug as before and never collides with a post written in the admin.
+    """
+
+    def __init__(self, taken: dict[str, int]):
+        self.owner = dict(taken)
+
+    def allocate(self, post: Post) -> str:
+        base = (slugify(post.slug, allow_unicode=True) or slugify(post.title, allow_unicode=True) or "post")[:230]
+        for candidate in (base, f"{base}-{post.id}"):
+            if self.owner.setdefault(candidate, post.id) == post.id:
+                return candidate
+        n = 2
+        while self.owner.setdefault(f"{base}-{post.id}-{n}", post.id) != post.id:
+            n += 1
+        return f"{base}-{post.id}-{n}"
+
+
+def _upsert(model, objs: list, fields: list[str], report: Report) -> None:
+    ids = [o.id for o in objs]
+    existing = set(model.objects.filter(id__in=ids).values_list("id", flat=True))
+    model.objects.bulk_create(objs, update_conflicts=True, unique_fields=["id"], update_fields=fields)
+    report.updated += len(existing)
+    report.created += len(objs) - len(existing)
+
+
+def _batched(items: Iterable, size: int) -> Iterator[list]:
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def import_posts(path: Path, *, now: datetime, progress: Callable[[int], None] = lambda n: None) -> Report:
+    report = Report()
+    slugs = SlugAllocator(dict(Post.objects.values_list("slug", "id")))
+    seen: set[int] = set()
+
+    def rows():
+        for lineno, obj in read_ndjson(path, report):
+            progress(1)
+            try:
+                post = post_from_row(obj, now=now)
+            except BadRow as exc:
+                report.problems.append(f"{path.name}:{lineno}: {exc}, skipped")
+                continue
+            if post.id in seen:
+                report.problems.append(f"{path.name}:{lineno}: id {post.id} appears twice, later row skipped")
+                continue
+            seen.add(post.id)
+            post.slug = slugs.allocate(post)
+            yield post
+
+    for batch in _batched(rows(), BATCH_SIZE):
+        _upsert(Post, batch, POST_FIELDS, report)
+    return report
+
+
+def import_comments(path: Path, *, now: datetime, progress: Callable[[int], None] = lambda n: None) -> Report:
+    report = Report()
+    post_ids = set(Post.objects.values_list("id", flat=True))
+    known_comments = set(Comment.objects.values_list("id", flat=True))
+    pending: list[tuple[int, Comment]] = []
+    seen: set[int] = set()
+    for lineno, obj in read_ndjson(path, report):
+        progress(1)
+        try:
+            comment = comment_from_row(obj, now=now)
+        except BadRow as exc:
+            report.problems.append(f"{path.name}:{lineno}: {exc}, skipped")
+            continue
+        if comment.post_id not in post_ids:
+            report.problems.append(f"{path.name}:{lineno}: post {comment.post_id} does not exist, skipped")
+            continue
+        if comment.id in seen:
+            report.problems.append(f"{path.name}:{lineno}: id {comment.id} appears twice, later row skipped")
+            continue
+        seen.add(comment.id)
+        pending.append((lineno, comment))
+    # A reply to a comment that is neither in the file nor in the database keeps its text and
+    # loses only the link to its parent.
+    for lineno, comment in pending:
+        if comment.parent_id is not None and comment.parent_id not in seen and comment.parent_id not in known_comments:
+            report.problems.append(f"{path.name}:{lineno}: parent comment {comment.parent_id} does not exist, imported without a parent")
+            comment.parent_id = None
+    for batch in _batched((c for _, c in pending), BATCH_SIZE):
+        _upsert(Comment, batch, COMMENT_FIELDS, report)
+    return report
+
+
+def reset_sequences() -> None:
+    """Explicit ids bypass the sequences; move them past the largest id so new rows don't collide."""
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), [Post, Comment]):
+            cursor.execute(sql)
+
+
+def import_corpus(directory: Path, *, now: datetime, progress_factory=None) -> tuple[Report, Report]:
+    """Import DIR/posts.ndjson then DIR/comments.ndjson in one transaction: all good rows or nothing."""
+    posts_path, comments_path = directory / "posts.ndjson", directory / "comments.ndjson"
+    if not posts_path.is_file():
+        raise FileNotFoundError(f"{posts_path} not found")
+    with transaction.atomic():
+        with _progress(progress_factory, posts_path, "posts") as tick:
+            posts = import_posts(posts_path, now=now, progress=tick)
+        if comments_path.is_file():
+            with _progress(progress_factory, comments_path, "comments") as tick:
+                comments = import_comments(comments_path, now=now, progress=tick)
+        else:
+            comments = Report(problems=[f"{comments_path.name}: not found, no comments imported"])
+        reset_sequences()
+    return posts, comments
+
+
+class _progress:
+    """A context manager yielding a tick(n) callable; a no-op without a factory."""
+
+    def __init__(self, factory, path: Path, label: str):
+        self.bar = factory(total=_count_lines(path), desc=label) if factory else None
+
+    def __enter__(self):
+        return self.bar.update if self.bar else (lambda n: None)
+
+    def __exit__(self, *exc):
+        if self.bar:
+            self.bar.close()
+
+
+def _count_lines(path: Path) -> int:
+    with path.open("rb") as fh:
+        return sum(1 for line in fh if line.strip())

@@ -1,0 +1,34 @@
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+from tqdm import tqdm
+
+from blog.importer import import_corpus
+
+
+class Command(BaseCommand):
+    help = "Load DIR/posts.ndjson and DIR/comments.ndjson (the corpus format) into the blog. Idempotent."
+
+    def add_arguments(self, parser):
+        parser.add_argument("directory", type=Path)
+        parser.add_argument("--no-progress", action="store_true", help="Hide the progress bars.")
+
+    def handle(self, directory: Path, no_progress: bool, verbosity: int, **options):
+        started = time.perf_counter()
+        show = not no_progress and verbosity > 0
+        factory = (lambda **kw: tqdm(unit=" rows", file=self.stderr._out, leave=False, **kw)) if show else None
+        try:
+            posts, comments = import_corpus(directory, now=timezone.now(), progress_factory=factory)
+        except FileNotFoundError as exc:
+            raise CommandError(str(exc)) from None
+        for problem in posts.problems + comments.problems:
+            self.stderr.write(f"  {problem}")
+        elapsed = time.perf_counter() - started
+        self.stdout.write(self.style.SUCCESS(
+            f"Imported {posts.created + posts.updated} posts ({posts.created} new, {posts.updated} updated, "
+            f"{posts.skipped} skipped) and {comments.created + comments.updated} comments ({comments.created} new, "
+            f"{comments.updated} updated, {comments.skipped} skipped) in {elapsed:.1f}s."
+        ))
+        self.stdout.write("Run `python manage.py reindex` to bring the search index up to date.")

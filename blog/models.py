@@ -1,0 +1,95 @@
+"""Posts and their comments, the blog's source of truth (search indexes copies of them)."""
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from blog.text import html_to_text, render_comment, sanitize_comment_html, summarize
+
+
+class PostQuerySet(models.QuerySet):
+    def visible(self):
+        """What a reader may see: published and not scheduled for the future."""
+        return self.filter(published=True, pub_date__lte=timezone.now())
+
+
+class Post(models.Model):
+    title = models.CharField(max_length=500)
+    slug = models.SlugField(max_length=255, unique=True, allow_unicode=True)
+    body_html = models.TextField("body (HTML)", blank=True)
+    body_text = models.TextField("plain-text body", blank=True, editable=False, help_text="Derived from the HTML body on save.")
+    summary = models.TextField(blank=True, help_text="Shown in lists; derived from the body when left empty.")
+    pub_date = models.DateTimeField("publication date", default=timezone.now, db_index=True)
+    tags = ArrayField(models.CharField(max_length=100), default=list, blank=True)
+    published = models.BooleanField(default=True)
+    modified = models.DateTimeField(auto_now=True, db_index=True)
+    # Where the post came from, kept for reference.
+    source = models.CharField(max_length=100, blank=True)
+    post_type = models.CharField(max_length=50, blank=True)
+    source_url = models.URLField(max_length=1000, blank=True)
+    link_url = models.URLField(max_length=2000, blank=True)
+
+    objects = PostQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-pub_date", "-id"]
+        indexes = [GinIndex(fields=["tags"], name="blog_post_tags_gin")]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("blog:post", kwargs={"slug": self.slug})
+
+    @property
+    def is_visible(self) -> bool:
+        return self.published and self.pub_date <= timezone.now()
+
+    def save(self, *args, **kwargs):
+        # The plain text is always derived, so the index and the page never disagree with the HTML.
+        self.body_text = html_to_text(self.body_html)
+        if not self.summary:
+            self.summary = summarize(self.body_text)
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = set(kwargs["update_fields"]) | {"body_text", "summary", "modified"}
+        super().save(*args, **kwargs)
+
+
+class CommentQuerySet(models.QuerySet):
+    def visible(self):
+        """Approved comments on visible posts."""
+        now = timezone.now()
+        return self.filter(approved=True, post__published=True, post__pub_date__lte=now)
+
+
+class Comment(models.Model):
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="comments")
+    parent = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="replies")
+    author_name = models.CharField(max_length=200)
+    comment = models.TextField(help_text="Markdown or plain text, as the reader wrote it.")
+    comment_html = models.TextField(blank=True, editable=False, help_text="Sanitized HTML, rendered on save.")
+    created = models.DateTimeField(default=timezone.now, db_index=True)
+    approved = models.BooleanField(default=False, db_index=True)
+    modified = models.DateTimeField(auto_now=True, db_index=True)
+
+    objects = CommentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["created", "id"]
+
+    def __str__(self):
+        return f"{self.author_name} on {self.post_id}: {self.comment[:40]}"
+
+    def get_absolute_url(self):
+        return f"{self.post.get_absolute_url()}#comment-{self.pk}"
+
+    @property
+    def is_visible(self) -> bool:
+        return self.approved and self.post.is_visible
+
+    def save(self, *args, **kwargs):
+        self.comment_html = render_comment(self.comment) if self.comment else sanitize_comment_html(self.comment_html)
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = set(kwargs["update_fields"]) | {"comment_html", "modified"}
+        super().save(*args, **kwargs)

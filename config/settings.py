@@ -1,0 +1,174 @@
+"""Settings for the blog search site, read from the environment with development defaults.
+
+Every variable a deployer may set is listed in the README's configuration table. Production is
+simply DEBUG off: then the default secret key is refused and the secure-cookie/HSTS settings apply.
+"""
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env_bool, env_float, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEV_SECRET_KEY = "dev-only-insecure-secret-key-change-me"
+DEBUG = env_bool("DEBUG", True)
+SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
+if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off (production); refusing the development key.")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "blog",
+    "search",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# The dev scripts start a private cluster at this address when DATABASE_URL is not set.
+DATABASE_URL = env_str("DATABASE_URL", "postgres://blogsearch@127.0.0.1:54329/blogsearch")
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
+DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Result cache. Local memory by default; REDIS_URL switches to Django's built-in Redis cache.
+# Correctness does not depend on the backend: cached results are keyed by an index generation
+# kept in PostgreSQL (see search/generation.py).
+REDIS_URL = env_str("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "blogsearch"}}
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# Production hardening (checked by `manage.py check --deploy`).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
+SECURE_HSTS_PRELOAD = not DEBUG
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY", False) else None
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+
+LOGIN_URL = "/admin/login/"
+
+# ---------------------------------------------------------------- Elasticsearch and search
+# One connection, made lazily by search/client.py. Short timeouts: a request never waits long
+# on search (the blog must keep working when Elasticsearch is slow or down).
+ELASTICSEARCH = {
+    "URL": env_str("ELASTICSEARCH_URL", "http://127.0.0.1:9200"),
+    "TIMEOUT": env_float("ELASTICSEARCH_TIMEOUT", 2.0),
+    # Bulk loads in `reindex` may take longer than a reader's request.
+    "BULK_TIMEOUT": env_float("ELASTICSEARCH_BULK_TIMEOUT", 60.0),
+    "MAX_RETRIES": env_int("ELASTICSEARCH_MAX_RETRIES", 0),
+}
+
+# Every tunable number of the search service lives here, with the original algorithm's defaults.
+SEARCH = {
+    # Index layout: aliases `<prefix>-posts` and `<prefix>-comments`, real indices carry a timestamp.
+    "INDEX_PREFIX": env_str("SEARCH_INDEX_PREFIX", "blog"),
+    "SHARDS": env_int("SEARCH_SHARDS", 1),
+    "REPLICAS": env_int("SEARCH_REPLICAS", 0),
+    # Bulk indexing.
+    "BULK_CHUNK_SIZE": env_int("SEARCH_BULK_CHUNK_SIZE", 500),
+    "BULK_THREADS": env_int("SEARCH_BULK_THREADS", 2),
+    "QUERYSET_CHUNK_SIZE": 1000,
+    # Outbox entries applied per automatic drain (after a successful sync).
+    "OUTBOX_DRAIN_BATCH": 200,
+    # Query normalization.
+    "MAX_QUERY_LENGTH": 200,
+    "MAX_QUERY_WORDS": 12,
+    # Spelling alternatives (what the user typed keeps TYPED_SCORE so it stays on top).
+    "TYPED_SCORE": 1.1,
+    "MIN_SUGGESTION_SCORE": 0.6,
+    "MAX_ALTERNATIVES": 5,
+    "MAX_OPTIONS_PER_WORD": 3,
+    # Term suggester options, chosen by measurement (bench/relevance.py); see the README.
+    "SUGGESTER": {
+        "suggest_mode": "popular",
+        "sort": "score",
+        "min_word_length": 3,
+        "prefix_length": 1,
+        "max_edits": 2,
+        "size": 3,
+    },
+    # Query boosts: the title weighs TITLE_BOOST times the text; comments weigh like the text.
+    "TITLE_BOOST": 2.0,
+    "COMMENT_BOOST": 1.0,
+    # Results.
+    "PAGE_SIZE": 10,
+    "MAX_PAGE": 50,
+    "HIGHLIGHT_FRAGMENT_SIZE": 160,
+    # Result cache seconds (entries are also invalidated by the index generation).
+    "CACHE_SECONDS": env_int("SEARCH_CACHE_SECONDS", 300),
+    # Who may see ?debug-search: "all", "staff" or "off".
+    "DEBUG_TABLE": env_str("SEARCH_DEBUG_TABLE", "all" if DEBUG else "staff"),
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "elastic_transport": {"level": "WARNING"},
+        "elasticsearch": {"level": "WARNING"},
+    },
+}

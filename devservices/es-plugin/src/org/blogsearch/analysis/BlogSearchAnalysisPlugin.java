@@ -1,0 +1,245 @@
+package org.blogsearch.analysis;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.charfilter.HTMLStripCharFilter;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.en.EnglishMinimalStemFilter;
+import org.apache.lucene.analysis.en.EnglishPossessiveFilter;
+import org.apache.lucene.analysis.en.KStemFilter;
+import org.apache.lucene.analysis.en.PorterStemFilter;
+import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
+import org.apache.lucene.analysis.ngram.EdgeNGramTokenFilter;
+import org.apache.lucene.analysis.snowball.SnowballFilter;
+import org.elasticsearch.Build;
+import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
+import org.elasticsearch.cluster.node.DiscoveryNodes;
+import org.elasticsearch.cluster.service.ClusterService;
+import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
+import org.elasticsearch.common.settings.ClusterSettings;
+import org.elasticsearch.common.settings.IndexScopedSettings;
+import org.elasticsearch.common.settings.Settings;
+import org.elasticsearch.common.settings.SettingsFilter;
+import org.elasticsearch.features.NodeFeature;
+import org.elasticsearch.index.analysis.AbstractCharFilterFactory;
+import org.elasticsearch.index.analysis.AbstractIndexAnalyzerProvider;
+import org.elasticsearch.index.analysis.AbstractTokenFilterFactory;
+import org.elasticsearch.index.analysis.AnalyzerProvider;
+import org.elasticsearch.index.analysis.CharFilterFactory;
+import org.elasticsearch.index.analysis.TokenFilterFactory;
+import org.elasticsearch.indices.analysis.AnalysisModule.AnalysisProvider;
+import org.elasticsearch.plugins.ActionPlugin;
+import org.elasticsearch.plugins.AnalysisPlugin;
+import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.rest.BaseRestHandler;
+import org.elasticsearch.rest.RestController;
+import org.elasticsearch.rest.RestHandler;
+import org.elasticsearch.rest.RestRequest;
+import org.elasticsearch.rest.RestResponse;
+import org.elasticsearch.rest.RestStatus;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.tartarus.snowball.ext.EnglishStemmer;
+
+import java.io.Reader;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * Supplies, for the integ-test distribution of Elasticsearch used in development and tests, the
+ * parts of the full distribution that this project's index mappings rely on.
+ *
+ * The integ-test zip on Maven Central lacks the analysis-common and rest-root modules. Every name
+ * registered here is the name the full distribution uses for the same Lucene component, so the
+ * mappings in search/documents.py run unchanged on the official Docker image, where this plugin
+ * is not installed. Names that the server already registers itself (lowercase, stop, shingle)
+ * must not be registered again: a duplicate name stops the node from starting.
+ */
+public class BlogSearchAnalysisPlugin extends Plugin implements AnalysisPlugin, ActionPlugin {
+
+    private final AtomicReference<ClusterService> clusterService = new AtomicReference<>();
+
+    @Override
+    public Collection<?> createComponents(PluginServices services) {
+        clusterService.set(services.clusterService());
+        return List.of();
+    }
+
+    // ---------------------------------------------------------------- token filters
+
+    /** A token filter factory from a lambda, the shape of every filter below. */
+    private interface FilterFn {
+        TokenStream apply(TokenStream in);
+    }
+
+    private static TokenFilterFactory filter(String name, Settings settings, FilterFn fn) {
+        return new AbstractTokenFilterFactory(name, settings) {
+            @Override
+            public TokenStream create(TokenStream tokenStream) {
+                return fn.apply(tokenStream);
+            }
+        };
+    }
+
+    /** The English languages of the full distribution's "stemmer" filter. */
+    static FilterFn englishStemmer(String language) {
+        switch (language.toLowerCase(Locale.ROOT)) {
+            case "english":
+            case "porter":
+                return PorterStemFilter::new;
+            case "light_english":
+            case "kstem":
+                return KStemFilter::new;
+            case "minimal_english":
+                return EnglishMinimalStemFilter::new;
+            case "possessive_english":
+                return EnglishPossessiveFilter::new;
+            case "porter2":
+                return in -> new SnowballFilter(in, new EnglishStemmer());
+            default:
+                throw new IllegalArgumentException(
+                    "stemmer language [" + language + "] is not supported by the development plugin; "
+                        + "use one of english, porter, light_english, kstem, minimal_english, possessive_english, porter2"
+                );
+        }
+    }
+
+    @Override
+    public Map<String, AnalysisProvider<TokenFilterFactory>> getTokenFilters() {
+        return Map.of(
+            "porter_stem", (indexSettings, env, name, settings) -> filter(name, settings, PorterStemFilter::new),
+            "kstem", (indexSettings, env, name, settings) -> filter(name, settings, KStemFilter::new),
+            "snowball", (indexSettings, env, name, settings) -> {
+                String language = settings.get("language", "English");
+                if (language.equalsIgnoreCase("English") == false) {
+                    throw new IllegalArgumentException("snowball language [" + language + "] is not supported by the development plugin");
+                }
+                return filter(name, settings, in -> new SnowballFilter(in, new EnglishStemmer()));
+            },
+            "stemmer", (indexSettings, env, name, settings) -> {
+                String language = settings.get("language", settings.get("name", "english"));
+                return filter(name, settings, englishStemmer(language));
+            },
+            "asciifolding", (indexSettings, env, name, settings) -> {
+                boolean preserveOriginal = settings.getAsBoolean("preserve_original", false);
+                return filter(name, settings, in -> new ASCIIFoldingFilter(in, preserveOriginal));
+            },
+            "edge_ngram", (indexSettings, env, name, settings) -> {
+                int minGram = settings.getAsInt("min_gram", 1);
+                int maxGram = settings.getAsInt("max_gram", 2);
+                boolean preserveOriginal = settings.getAsBoolean("preserve_original", false);
+                return filter(name, settings, in -> new EdgeNGramTokenFilter(in, minGram, maxGram, preserveOriginal));
+            }
+        );
+    }
+
+    // ---------------------------------------------------------------- char filters
+
+    @Override
+    public Map<String, AnalysisProvider<CharFilterFactory>> getCharFilters() {
+        return Map.of("html_strip", (indexSettings, env, name, settings) -> {
+            List<String> escaped = settings.getAsList("escaped_tags");
+            Set<String> escapedTags = escaped.isEmpty() ? null : new HashSet<>(escaped);
+            return new AbstractCharFilterFactory(name) {
+                @Override
+                public Reader create(Reader reader) {
+                    return new HTMLStripCharFilter(reader, escapedTags);
+                }
+            };
+        });
+    }
+
+    // ---------------------------------------------------------------- analyzers
+
+    @Override
+    public Map<String, AnalysisProvider<AnalyzerProvider<? extends Analyzer>>> getAnalyzers() {
+        return Map.of("english", (indexSettings, env, name, settings) -> new AbstractIndexAnalyzerProvider<Analyzer>(name, settings) {
+            private final EnglishAnalyzer analyzer = new EnglishAnalyzer();
+
+            @Override
+            public Analyzer get() {
+                return analyzer;
+            }
+        });
+    }
+
+    // ---------------------------------------------------------------- GET / and HEAD /
+
+    @Override
+    public Collection<RestHandler> getRestHandlers(
+        Settings settings,
+        NamedWriteableRegistry namedWriteableRegistry,
+        RestController restController,
+        ClusterSettings clusterSettings,
+        IndexScopedSettings indexScopedSettings,
+        SettingsFilter settingsFilter,
+        IndexNameExpressionResolver indexNameExpressionResolver,
+        Supplier<DiscoveryNodes> nodesInCluster,
+        Predicate<NodeFeature> clusterSupportsFeature
+    ) {
+        return List.of(new RootHandler(settings, clusterService));
+    }
+
+    /** Answers the root endpoint like the full distribution's rest-root module, so clients' ping() and info() work. */
+    static final class RootHandler extends BaseRestHandler {
+        private final Settings settings;
+        private final AtomicReference<ClusterService> clusterService;
+
+        RootHandler(Settings settings, AtomicReference<ClusterService> clusterService) {
+            this.settings = settings;
+            this.clusterService = clusterService;
+        }
+
+        @Override
+        public String getName() {
+            return "blogsearch_main_action";
+        }
+
+        @Override
+        public List<Route> routes() {
+            return List.of(new Route(RestRequest.Method.GET, "/"), new Route(RestRequest.Method.HEAD, "/"));
+        }
+
+        @Override
+        protected RestChannelConsumer prepareRequest(RestRequest request, NodeClient client) {
+            return channel -> {
+                Build build = Build.current();
+                ClusterService cs = clusterService.get();
+                String clusterName = settings.get("cluster.name", "elasticsearch");
+                String nodeName = settings.get("node.name", "node");
+                String uuid = "_na_";
+                if (cs != null) {
+                    clusterName = cs.getClusterName().value();
+                    nodeName = cs.localNode().getName();
+                    uuid = cs.state().metadata().clusterUUID();
+                }
+                XContentBuilder b = channel.newBuilder();
+                b.startObject();
+                b.field("name", nodeName);
+                b.field("cluster_name", clusterName);
+                b.field("cluster_uuid", uuid);
+                b.startObject("version");
+                b.field("number", build.qualifiedVersion());
+                b.field("build_flavor", build.flavor());
+                b.field("build_type", build.type().displayName());
+                b.field("build_hash", build.hash());
+                b.field("build_date", build.date());
+                b.field("build_snapshot", build.isSnapshot());
+                b.field("lucene_version", org.apache.lucene.util.Version.LATEST.toString());
+                b.field("minimum_wire_compatibility_version", build.minWireCompatVersion());
+                b.field("minimum_index_compatibility_version", build.minIndexCompatVersion());
+                b.endObject();
+                b.field("tagline", "You Know, for Search");
+                b.endObject();
+                channel.sendResponse(new RestResponse(RestStatus.OK, b));
+            };
+        }
+    }
+}

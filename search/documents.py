@@ -1,0 +1,99 @@
+"""Index design: analyzers, mappings and names, defined once.
+
+Two document types, each in its own index behind an alias (`<prefix>-posts`, `<prefix>-comments`);
+the real index name carries a UTC timestamp so that `reindex` can build a new one beside the live
+one and swap the alias atomically.
+
+Every analysis component named here exists under the same name in the full Elasticsearch
+distribution, so the mappings run unchanged on the official Docker image; the development node
+gets them from devservices/es-plugin.
+"""
+from datetime import datetime, timezone
+
+from django.conf import settings
+from elasticsearch.dsl import Date, Document, Index, Integer, Keyword, Text, analyzer, token_filter
+
+from search.stopwords import STOP_WORDS
+
+KINDS = ("posts", "comments")
+
+english_possessive = token_filter("english_possessive", type="stemmer", language="possessive_english")
+english_stop = token_filter("english_stop", type="stop", stopwords=list(STOP_WORDS))
+
+# Matching: stemmed, stop words removed, accents folded.
+english_text = analyzer(
+    "english_text",
+    tokenizer="standard",
+    filter=[english_possessive, "lowercase", english_stop, "asciifolding", "porter_stem"],
+)
+# Suggestions: real words as written in the blog (lowercased and folded only), so that the term
+# suggester proposes words a reader would recognise, never stems.
+suggest_text = analyzer("suggest_text", tokenizer="standard", filter=["lowercase", "asciifolding"])
+
+
+def searchable(**kwargs) -> Text:
+    """A text field for matching, highlighting (offsets make long bodies cheap) and suggestions."""
+    return Text(analyzer=english_text, index_options="offsets", fields={"suggest": Text(analyzer=suggest_text)}, **kwargs)
+
+
+def stored() -> Keyword:
+    """A field kept only in _source, for showing results without a database round trip."""
+    return Keyword(index=False, doc_values=False)
+
+
+class PostDocument(Document):
+    doc_type = Keyword()
+    post_id = Integer()
+    title = searchable()
+    text = searchable()
+    slug = stored()
+    url = stored()
+    summary = stored()
+    pub_date = Date()
+    tags = Keyword()
+
+
+class CommentDocument(Document):
+    doc_type = Keyword()
+    comment_id = Integer()
+    post_id = Integer()
+    post_title = stored()
+    url = stored()
+    author = stored()
+    comment = searchable()
+    created = Date()
+    # The post's publication date, so one date filter serves both document types.
+    pub_date = Date()
+
+
+DOCUMENTS = {"posts": PostDocument, "comments": CommentDocument}
+
+
+def alias_name(kind: str) -> str:
+    return f"{settings.SEARCH['INDEX_PREFIX']}-{kind}"
+
+
+def new_index_name(kind: str, *, now: datetime | None = None) -> str:
+    stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%d%H%M%S%f")
+    return f"{alias_name(kind)}-{stamp}"
+
+
+def index_pattern(kind: str) -> str:
+    """Matches every real index ever built for a kind (and nothing of another prefix or kind)."""
+    return f"{alias_name(kind)}-2*"
+
+
+def index_definition(kind: str, name: str) -> Index:
+    """The index `name` for `kind`: settings, analyzers and mapping."""
+    index = Index(name)
+    index.settings(
+        number_of_shards=settings.SEARCH["SHARDS"],
+        number_of_replicas=settings.SEARCH["REPLICAS"],
+    )
+    index.document(DOCUMENTS[kind])
+    return index
+
+
+def index_body(kind: str, name: str) -> dict:
+    """The create-index request body, as a plain dict."""
+    return index_definition(kind, name).to_dict()

@@ -1,0 +1,56 @@
+import sys
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from search import outbox
+from search.client import bulk_client
+from search.documents import KINDS
+from search.rebuild import ReindexAlreadyRunning, indices_exist, rebuild
+
+
+class Command(BaseCommand):
+    help = ("Rebuild the search indices from PostgreSQL and swap them in atomically; "
+            "or, with --pending, apply only the changes waiting in the outbox.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--only", choices=KINDS, help="Rebuild one document type only.")
+        parser.add_argument("--keep-old", action="store_true", help="Keep the replaced indices instead of deleting them.")
+        parser.add_argument("--pending", action="store_true", help="Apply the outbox (changes saved while Elasticsearch was unavailable) and stop.")
+        parser.add_argument("--if-missing", action="store_true", help="Rebuild only when the aliases do not exist yet.")
+        parser.add_argument("--no-progress", action="store_true", help="Hide the progress bars.")
+
+    def handle(self, *args, only, keep_old, pending, if_missing, no_progress, verbosity, **options):
+        try:
+            if pending:
+                return self.apply_pending()
+            if if_missing and indices_exist():
+                self.stdout.write("Search indices exist; nothing to do (drop --if-missing to rebuild).")
+                return self.apply_pending()
+            show = verbosity > 0 and not no_progress
+            factory = (lambda **kw: tqdm(unit=" docs", file=sys.stderr, leave=False, **kw)) if show else None
+            report = rebuild(kinds=(only,) if only else KINDS, keep_old=keep_old, progress_factory=factory)
+        except ReindexAlreadyRunning as exc:
+            raise CommandError(str(exc)) from None
+        except Exception as exc:
+            raise CommandError(f"reindex failed, the live indices are unchanged: {exc}") from exc
+        for k in report.kinds:
+            self.stdout.write(f"  {k.kind}: {k.indexed} documents into {k.index} in {k.seconds:.1f}s ({k.rate:,.0f} docs/s)")
+        if report.removed_stale:
+            self.stdout.write(f"  removed stale indices: {', '.join(report.removed_stale)}")
+        if report.kept_old:
+            self.stdout.write(f"  kept previous indices: {', '.join(report.kept_old)}")
+        total = sum(k.indexed for k in report.kinds)
+        self.stdout.write(self.style.SUCCESS(
+            f"Reindexed {total} documents in {report.seconds:.1f}s ({total / report.seconds if report.seconds else 0:,.0f} docs/s); "
+            f"caught up {report.caught_up} change(s) made during the rebuild, applied {report.pending_applied} pending."
+        ))
+
+    def apply_pending(self):
+        result = outbox.drain_all(batch=500, client=bulk_client())
+        outbox.breaker.reset()
+        if result.failed:
+            raise CommandError(f"Elasticsearch refused the pending changes ({result.error}); "
+                               f"{outbox.depth()} still waiting. Nothing was lost.")
+        self.stdout.write(self.style.SUCCESS(f"Applied {result.applied} pending change(s); {outbox.depth()} waiting (scheduled for later)."))
