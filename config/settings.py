@@ -139,6 +139,8 @@ SEARCH = {
     "MIN_SUGGESTION_SCORE": 0.6,
     "MAX_ALTERNATIVES": 5,
     "MAX_OPTIONS_PER_WORD": 3,
+    # A typed word found in at least this many documents is not corrected (someone's rare typo is).
+    "KNOWN_WORD_MIN_DOCS": 3,
     # Term suggester options, chosen by measurement (bench/relevance.py); see the README.
     "SUGGESTER": {
         "suggest_mode": "popular",

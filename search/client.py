@@ -31,11 +31,12 @@ def bulk_client() -> Elasticsearch:
 
 
 def reset_client() -> None:
-    """Forget the client (tests that change ELASTICSEARCH settings call this)."""
+    """Forget the client so the next get_client() reads the settings again (tests use this).
+
+    The old client is not closed: whoever still holds it may go on using it.
+    """
     global _client
     with _lock:
-        if _client is not None:
-            _client.close()
         _client = None
 
 

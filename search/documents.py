@@ -41,11 +41,18 @@ def stored() -> Keyword:
     return Keyword(index=False, doc_values=False)
 
 
-class PostDocument(Document):
-    doc_type = Keyword()
-    post_id = Integer()
+class SearchableFields(Document):
+    """The fields searched and suggested on. Both indices map all three (a post's `comment` and a
+    comment's `title`/`text` stay empty) because one request searches both aliases, and a term
+    suggester on a field missing from one of them is an error."""
     title = searchable()
     text = searchable()
+    comment = searchable()
+
+
+class PostDocument(SearchableFields):
+    doc_type = Keyword()
+    post_id = Integer()
     slug = stored()
     url = stored()
     summary = stored()
@@ -53,14 +60,13 @@ class PostDocument(Document):
     tags = Keyword()
 
 
-class CommentDocument(Document):
+class CommentDocument(SearchableFields):
     doc_type = Keyword()
     comment_id = Integer()
     post_id = Integer()
     post_title = stored()
     url = stored()
     author = stored()
-    comment = searchable()
     created = Date()
     # The post's publication date, so one date filter serves both document types.
     pub_date = Date()

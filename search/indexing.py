@@ -9,7 +9,8 @@ then rejects a stale write that arrives after a newer one, so concurrent syncs a
 catch-up can run in any order without resurrecting old content.
 """
 import logging
-from dataclasses import dataclass
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Iterable, Iterator
 
@@ -25,9 +26,7 @@ from search.documents import alias_name
 
 log = logging.getLogger(__name__)
 
-# Elasticsearch's answers that mean "already as wanted": a delete of a missing document, and a
-# write older than what the index holds (version conflict under external versioning).
-_HARMLESS_STATUS = {404, 409}
+_aliases_seen: set[str] = set()
 
 Change = tuple[str, int]  # ("post" | "comment", primary key)
 
@@ -136,22 +135,55 @@ def run_bulk(actions: list[dict], *, client=None, require_alias: bool = True, re
     if not actions:
         return 0
     client = client or get_client()
+    if require_alias:
+        require_aliases(client, {a["_index"] for a in actions})
     try:
         ok, errors = helpers.bulk(client, actions, raise_on_error=False, raise_on_exception=True,
                                   require_alias=require_alias, refresh=refresh, chunk_size=500, stats_only=False)
     except (TransportError, ApiError) as exc:
         raise IndexingError(f"bulk request failed: {exc}") from exc
-    real = [e for e in errors if _status(e) not in _HARMLESS_STATUS]
+    real = [e for e in errors if not _harmless(e)]
+    if any(detail.get("status") == 404 for e in real for detail in e.values()):
+        forget_aliases()
     if real:
         raise IndexingError(f"{len(real)} of {len(actions)} bulk items failed, first: {real[0]}")
     generation.bump()
     return ok
 
 
-def _status(error: dict) -> int:
-    for detail in error.values():
-        return int(detail.get("status", 0))
-    return 0
+def _harmless(error: dict) -> bool:
+    """Answers that mean "already as wanted": a delete of a missing document, and a write older
+    than what the index holds (a version conflict under external versioning). A 404 on an index
+    operation is *not* harmless: it means the alias is missing and the change was not applied."""
+    (op, detail), = error.items()
+    status = int(detail.get("status", 0))
+    if status == 409:
+        return True
+    return op == "delete" and status == 404 and detail.get("result") == "not_found"
+
+
+def require_aliases(client, indices: set[str]) -> None:
+    """Raise IndexingError unless every alias exists (checked once per process, then remembered).
+
+    Needed because a bulk *delete* auto-creates a missing index even with require_alias, which
+    would leave a concrete index squatting on the alias name.
+    """
+    missing = indices - _aliases_seen
+    if not missing:
+        return
+    for name in sorted(missing):
+        try:
+            exists = client.indices.exists_alias(name=name)
+        except (TransportError, ApiError) as exc:
+            raise IndexingError(f"could not check the aliases: {exc}") from exc
+        if not exists:
+            raise IndexingError(f"search alias {name} does not exist yet: run `manage.py reindex`")
+        _aliases_seen.add(name)
+
+
+def forget_aliases() -> None:
+    """Check the aliases again on the next write (after they were found missing)."""
+    _aliases_seen.clear()
 
 
 def apply_changes(changes: Iterable[Change], *, client=None, refresh: bool = False) -> int:
@@ -186,7 +218,36 @@ def iter_index_actions(kind: str, index: str, *, modified_since: datetime | None
         yield index_action(index, kind, obj)
 
 
-@dataclass
-class LoadResult:
-    indexed: int
-    seconds: float
+def chunked(actions: Iterator[dict], size: int) -> Iterator[list[dict]]:
+    chunk = []
+    for action in actions:
+        chunk.append(action)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def parallel_load(client, actions: Iterator[dict], *, chunk_size: int, threads: int) -> Iterator[int]:
+    """Send chunks of actions with `threads` bulk requests in flight; yields each chunk's size.
+
+    The actions are produced on the calling thread (so database queries use its connection and
+    see its transaction), only the bulk requests run on the workers. At most 2 x threads chunks
+    are held in memory. Raises IndexingError on the first item Elasticsearch refuses.
+    """
+    def send(chunk: list[dict]) -> int:
+        _, errors = helpers.bulk(client, chunk, raise_on_error=False, chunk_size=len(chunk), stats_only=False)
+        real = [e for e in errors if not _harmless(e)]
+        if real:
+            raise IndexingError(f"{len(real)} bulk items failed, first: {real[0]}")
+        return len(chunk)
+
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bulk") as pool:
+        in_flight: deque = deque()
+        for chunk in chunked(actions, chunk_size):
+            in_flight.append(pool.submit(send, chunk))
+            if len(in_flight) >= threads * 2:
+                yield in_flight.popleft().result()
+        while in_flight:
+            yield in_flight.popleft().result()

@@ -21,7 +21,7 @@ from elasticsearch import NotFoundError, helpers
 from search import generation, outbox
 from search.client import bulk_client, get_client
 from search.documents import KINDS, alias_name, index_body, index_pattern, new_index_name
-from search.indexing import IndexingError, delete_action, iter_index_actions, querysets, run_bulk
+from search.indexing import delete_action, forget_aliases, iter_index_actions, parallel_load, querysets, run_bulk
 from search.models import PendingChange
 
 log = logging.getLogger(__name__)
@@ -112,15 +112,10 @@ def load(client, kind: str, index: str, *, progress: Callable[[int], None]) -> K
     """Stream every visible row of a kind into `index` with parallel bulk requests."""
     report = KindReport(kind=kind, index=index)
     started = time.perf_counter()
-    actions = iter_index_actions(kind, index)
-    for ok, info in helpers.parallel_bulk(
-        client, actions, thread_count=settings.SEARCH["BULK_THREADS"],
-        chunk_size=settings.SEARCH["BULK_CHUNK_SIZE"], raise_on_error=False,
-    ):
-        if not ok:
-            raise IndexingError(f"bulk load of {index} failed: {info}")
-        report.indexed += 1
-        progress(1)
+    for sent in parallel_load(client, iter_index_actions(kind, index),
+                              chunk_size=settings.SEARCH["BULK_CHUNK_SIZE"], threads=settings.SEARCH["BULK_THREADS"]):
+        report.indexed += sent
+        progress(sent)
     client.indices.put_settings(index=index, settings={"index": {"refresh_interval": None}})
     client.indices.refresh(index=index)
     report.seconds = time.perf_counter() - started
@@ -140,6 +135,7 @@ def swap_aliases(client, new: dict[str, str]) -> dict[str, list[str]]:
             actions.append({"remove_index": {"index": alias}})
         actions.append({"add": {"index": index, "alias": alias, "is_write_index": True}})
     client.indices.update_aliases(actions=actions)
+    forget_aliases()
     generation.bump()
     return old
 

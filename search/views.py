@@ -1,10 +1,69 @@
+"""The results page, its ?debug-search table, and the JSON API the search box uses."""
+import json
+
+from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from search.client import safe_url
+from search.service import BadSearchRequest, SearchUnavailable, search, validate_page
+
+RETRY_AFTER_SECONDS = "30"
 
 
+def debug_allowed(request) -> bool:
+    mode = settings.SEARCH["DEBUG_TABLE"]
+    wanted = "debug-search" in request.GET
+    if not wanted or mode == "off":
+        return False
+    return mode == "all" or (mode == "staff" and request.user.is_staff)
+
+
+@require_GET
 def results(request):
-    return render(request, "search/results.html", {"query": request.GET.get("q", "")})
+    raw = request.GET.get("q", "")
+    context = {"query": raw[:settings.SEARCH["MAX_QUERY_LENGTH"]], "debug": debug_allowed(request)}
+    try:
+        page = validate_page(request.GET.get("page"))
+        result = search(raw, page=page, use_cache=not context["debug"])
+    except BadSearchRequest as exc:
+        context["error"] = str(exc)
+        return render(request, "search/results.html", context, status=400)
+    except SearchUnavailable:
+        response = render(request, "search/unavailable.html", context, status=503)
+        response["Retry-After"] = RETRY_AFTER_SECONDS
+        return response
+    context.update(result=result, query=result.query)
+    if context["debug"]:
+        context["debug_rows"] = list(zip(result.alternatives, result.boosts))
+        context["debug_json"] = json.dumps(result.requests, indent=2, ensure_ascii=False)
+        context["elasticsearch_url"] = safe_url(settings.ELASTICSEARCH["URL"])
+    return render(request, "search/results.html", context)
 
 
+@require_GET
 def api(request):
-    return JsonResponse({"query": request.GET.get("q", ""), "results": []})
+    try:
+        page = validate_page(request.GET.get("page"))
+        result = search(request.GET.get("q", ""), page=page)
+    except BadSearchRequest as exc:
+        return JsonResponse({"error": str(exc)}, status=400)
+    except SearchUnavailable:
+        response = JsonResponse({"error": "search is temporarily unavailable"}, status=503)
+        response["Retry-After"] = RETRY_AFTER_SECONDS
+        return response
+    return JsonResponse({
+        "query": result.query,
+        "strategy": result.strategy,
+        "search_terms": result.search_terms,
+        "total": result.total,
+        "took_ms": result.took_ms,
+        "page": result.page,
+        "showing_for": result.showing_for,
+        "results": [
+            {"type": h.type, "id": h.id, "post_id": h.post_id, "title": h.title, "url": h.url,
+             "score": h.score, "highlight": h.snippet_html, "title_highlight": h.title_html}
+            for h in result.hits
+        ],
+    })

@@ -1,0 +1,213 @@
+"""search(): the one entry point that talks to Elasticsearch for a reader's query.
+
+Round trips: the first request carries the suggesters *and* the search for what was typed. Only
+when the suggesters offer alternatives is a second request made with the full boosted OR-query,
+and only when that finds nothing for a multi-word query a third with `match` (stop words
+removed). So a correctly spelled query costs one round trip (the original made up to six).
+"""
+import hashlib
+import logging
+import time
+from dataclasses import asdict, dataclass, field
+
+from django.conf import settings
+from django.core.cache import cache
+from elasticsearch import ApiError, TransportError
+
+from search import generation
+from search.client import get_client
+from search.documents import alias_name
+from search.normalize import normalize_query
+from search.query import MATCH, MATCH_PHRASE, boosts, build_query, matched_alternative, search_body
+from search.suggestions import Alternative, alternatives, known_spans, known_words_aggregation, suggest_block
+
+log = logging.getLogger(__name__)
+
+
+class SearchUnavailable(Exception):
+    """Elasticsearch could not answer (down, slow, or the indices are missing)."""
+
+
+class BadSearchRequest(ValueError):
+    """A parameter out of range (the message is safe to show)."""
+
+
+@dataclass
+class Hit:
+    type: str  # "post" | "comment"
+    id: int
+    post_id: int
+    title: str
+    url: str
+    score: float
+    title_html: str  # highlighted, HTML-escaped by Elasticsearch
+    snippet_html: str  # highlighted, HTML-escaped by Elasticsearch
+    pub_date: str = ""
+    author: str = ""
+
+
+@dataclass
+class SearchResult:
+    query: str
+    page: int
+    page_size: int
+    strategy: str = MATCH_PHRASE
+    alternatives: list[Alternative] = field(default_factory=list)
+    boosts: list[dict] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
+    total: int = 0
+    took_ms: int = 0
+    elapsed_ms: float = 0.0
+    round_trips: int = 0
+    showing_for: str = ""  # the alternative behind the top hit, when it is not what was typed
+    requests: list[dict] = field(default_factory=list)
+    cached: bool = False
+
+    @property
+    def num_pages(self) -> int:
+        return max(1, -(-min(self.total, settings.SEARCH["MAX_PAGE"] * self.page_size) // self.page_size))
+
+    @property
+    def search_terms(self) -> list[list]:
+        return [[a.score, a.text] for a in self.alternatives]
+
+
+def validate_page(raw) -> int:
+    if raw in (None, ""):
+        return 1
+    try:
+        page = int(str(raw).strip())
+    except (TypeError, ValueError):
+        raise BadSearchRequest("page must be a whole number") from None
+    if not 1 <= page <= settings.SEARCH["MAX_PAGE"]:
+        raise BadSearchRequest(f"page must be between 1 and {settings.SEARCH['MAX_PAGE']}")
+    return page
+
+
+def normalize(raw: str) -> str:
+    conf = settings.SEARCH
+    return normalize_query(raw, max_length=conf["MAX_QUERY_LENGTH"], max_words=conf["MAX_QUERY_WORDS"])
+
+
+def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None) -> SearchResult:
+    """Search posts and comments for a reader's query. Raises SearchUnavailable."""
+    started = time.perf_counter()
+    conf = settings.SEARCH
+    query = normalize(raw_query)
+    result = SearchResult(query=query, page=page, page_size=conf["PAGE_SIZE"])
+    if not query:
+        return result
+    key = None
+    if use_cache:
+        key = _cache_key(query, page)
+        cached = cache.get(key)
+        if cached is not None:
+            hit = _from_cache(cached)
+            hit.cached = True
+            hit.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
+            return hit
+    try:
+        _run(result, client or get_client())
+    except TransportError as exc:  # connection refused, timeout
+        log.warning("search unavailable: %s", exc)
+        raise SearchUnavailable(str(exc)) from exc
+    except ApiError as exc:
+        if exc.meta.status == 404:  # the aliases do not exist yet: run `reindex`
+            log.warning("search indices missing: %s", exc)
+        else:  # a request we built was refused: a bug, but the reader still gets a calm 503
+            log.error("search request refused: %s", exc)
+        raise SearchUnavailable(str(exc)) from exc
+    result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
+    if key:
+        cache.set(key, _to_cache(result), conf["CACHE_SECONDS"])
+    return result
+
+
+def _run(result: SearchResult, client) -> None:
+    conf = settings.SEARCH
+    indices = f"{alias_name('posts')},{alias_name('comments')}"
+    typed = [Alternative(conf["TYPED_SCORE"], result.query, typed=True)]
+
+    def request(alts: list[Alternative], strategy: str, **extra) -> dict:
+        query = build_query(alts, strategy=strategy, title_boost=conf["TITLE_BOOST"], comment_boost=conf["COMMENT_BOOST"])
+        body = search_body(query, page=result.page, page_size=conf["PAGE_SIZE"],
+                           fragment_size=conf["HIGHLIGHT_FRAGMENT_SIZE"], **extra)
+        response = client.search(index=indices, **body).body
+        result.round_trips += 1
+        result.took_ms += int(response.get("took", 0))
+        result.requests.append(body)
+        return response
+
+    response = request(typed, MATCH_PHRASE, suggest=suggest_block(result.query, options=conf["SUGGESTER"]),
+                       aggs=known_words_aggregation(result.query))
+    result.alternatives = alternatives(
+        result.query, response.get("suggest", {}), typed_score=conf["TYPED_SCORE"], floor=conf["MIN_SUGGESTION_SCORE"],
+        max_alternatives=conf["MAX_ALTERNATIVES"], per_token=conf["MAX_OPTIONS_PER_WORD"],
+        known=known_spans(result.query, response.get("aggregations", {}), min_docs=conf["KNOWN_WORD_MIN_DOCS"]),
+    )
+    if len(result.alternatives) > 1:
+        response = request(result.alternatives, MATCH_PHRASE)
+    if _total(response) == 0 and len(result.query.split()) > 1:
+        result.strategy = MATCH
+        response = request(result.alternatives, MATCH)
+    result.boosts = boosts(result.alternatives, title_boost=conf["TITLE_BOOST"], comment_boost=conf["COMMENT_BOOST"])
+    result.total = _total(response)
+    result.hits = [_hit(h) for h in response["hits"]["hits"]]
+    if response["hits"]["hits"]:
+        best = matched_alternative(response["hits"]["hits"][0])
+        if best:  # neither None nor 0 (what was typed)
+            result.showing_for = result.alternatives[best].text
+
+
+def _total(response: dict) -> int:
+    return int(response["hits"]["total"]["value"])
+
+
+def _hit(raw: dict) -> Hit:
+    src, hl = raw["_source"], raw.get("highlight", {})
+    is_comment = src.get("doc_type") == "comment"
+    title = src.get("post_title" if is_comment else "title", "")
+    snippet = (hl.get("comment") or hl.get("text") or [""])[0]
+    return Hit(
+        type="comment" if is_comment else "post",
+        id=int(src["comment_id"] if is_comment else src["post_id"]),
+        post_id=int(src["post_id"]),
+        title=title,
+        url=src.get("url", ""),
+        score=round(float(raw.get("_score") or 0.0), 4),
+        title_html="" if is_comment else (hl.get("title") or [""])[0],
+        snippet_html=snippet,
+        pub_date=src.get("pub_date", ""),
+        author=src.get("author", ""),
+    )
+
+
+# ---------------------------------------------------------------- result cache
+# Keyed by the normalized query, the page and the index generation (bumped by every index write
+# and alias swap, kept in PostgreSQL), so nothing stale is served whichever worker asks.
+
+
+def _cache_key(query: str, page: int) -> str:
+    digest = hashlib.sha1(f"{query.lower()}\x00{page}".encode()).hexdigest()
+    return f"search:v1:{generation.current()}:{digest}"
+
+
+def _to_cache(result: SearchResult) -> tuple:
+    """A compact, cheap-to-pickle form: tuples of primitives, no request bodies."""
+    return (
+        result.query, result.page, result.page_size, result.strategy,
+        tuple((a.score, a.text, a.typed) for a in result.alternatives),
+        tuple(tuple(b.values()) for b in result.boosts),
+        tuple(tuple(asdict(h).values()) for h in result.hits),
+        result.total, result.took_ms, result.round_trips, result.showing_for,
+    )
+
+
+def _from_cache(value: tuple) -> SearchResult:
+    query, page, page_size, strategy, alts, boost_rows, hits, total, took, trips, showing_for = value
+    return SearchResult(
+        query=query, page=page, page_size=page_size, strategy=strategy,
+        alternatives=[Alternative(*a) for a in alts],
+        boosts=[dict(zip(("title", "text", "comment"), b)) for b in boost_rows],
+        hits=[Hit(*h) for h in hits], total=total, took_ms=took, round_trips=trips, showing_for=showing_for,
+    )

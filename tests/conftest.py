@@ -1,0 +1,86 @@
+"""Fixtures for tests against the real services: the dev scripts' PostgreSQL and Elasticsearch.
+
+Tests use their own index prefix (test-<pid>), so they never touch the dev site's indices, and
+delete their indices at the end of the session.
+"""
+import os
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+
+from search.client import get_client, reset_client
+
+TEST_PREFIX = f"test-{os.getpid()}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def search_test_prefix():
+    settings.SEARCH["INDEX_PREFIX"] = TEST_PREFIX
+    client = get_client()
+    if not client.ping():
+        pytest.exit(f"Elasticsearch is not answering at {settings.ELASTICSEARCH['URL']}: run `make services` "
+                    "(make test does it for you)", returncode=3)
+    yield TEST_PREFIX
+    reset_client()
+    client = get_client()
+    names = list(client.indices.get(index=f"{TEST_PREFIX}-*", allow_no_indices=True, expand_wildcards="all").body)
+    if names:  # deletes by name: the node refuses wildcard deletes (action.destructive_requires_name)
+        client.indices.delete(index=",".join(names))
+    reset_client()
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache_and_breaker():
+    from search import outbox
+
+    cache.clear()
+    outbox.breaker.reset()
+    yield
+    cache.clear()
+    outbox.breaker.reset()
+
+
+@pytest.fixture
+def es():
+    return get_client()
+
+
+@pytest.fixture
+def build_index(db):
+    """Call to (re)build the test indices from what the test put in the database."""
+    from search.rebuild import rebuild
+
+    def build(**kwargs):
+        return rebuild(**kwargs)
+
+    return build
+
+
+@pytest.fixture
+def es_down(settings):
+    """Point the client at a closed loopback port: Elasticsearch unreachable."""
+    original = dict(settings.ELASTICSEARCH)
+    settings.ELASTICSEARCH = {**original, "URL": "http://127.0.0.1:9", "TIMEOUT": 0.5}
+    reset_client()
+    yield
+    settings.ELASTICSEARCH = original
+    reset_client()
+
+
+def refresh(es):
+    es.indices.refresh(index=f"{TEST_PREFIX}-*")
+
+
+def ids_in(es, kind: str) -> set[int]:
+    from search.documents import alias_name
+
+    refresh(es)
+    hits = es.search(index=alias_name(kind), size=1000, query={"match_all": {}}, source=False)["hits"]["hits"]
+    return {int(h["_id"]) for h in hits}
+
+
+def source_of(es, kind: str, pk: int) -> dict:
+    from search.documents import alias_name
+
+    return es.get(index=alias_name(kind), id=str(pk))["_source"]

@@ -1,0 +1,100 @@
+"""import_corpus: a real UPSERT keyed on the corpus id, bad rows reported by line and skipped."""
+import json
+
+import pytest
+from django.core.management import call_command
+
+from blog.models import Comment, Post
+
+pytestmark = pytest.mark.django_db
+
+
+def post_row(pk, **over):
+    row = {"id": pk, "source": "example.org", "type": "note", "slug": f"slug-{pk}", "title": f"Title {pk}",
+           "pub_date": "2020-01-02T03:04:05+00:00", "tags": ["t"], "url": f"https://example.org/{pk}",
+           "body_html": f"<p>Body {pk}</p>", "body_text": f"Body {pk}"}
+    row.update(over)
+    return json.dumps(row)
+
+
+def comment_row(pk, post_id, **over):
+    row = {"id": pk, "post_id": post_id, "parent_id": None, "author": "Ann", "created": "2021-01-01T00:00:00+00:00",
+           "comment": f"Comment {pk}", "comment_html": f"<p>Comment {pk}</p>", "source": "example.org", "source_id": "x"}
+    row.update(over)
+    return json.dumps(row)
+
+
+def write(tmp_path, posts, comments):
+    (tmp_path / "posts.ndjson").write_text("\n".join(posts) + "\n")
+    (tmp_path / "comments.ndjson").write_text("\n".join(comments) + "\n")
+    return tmp_path
+
+
+def run(path, capsys):
+    call_command("import_corpus", str(path), "--no-progress")
+    return capsys.readouterr()
+
+
+def test_import_keeps_ids_and_is_idempotent(tmp_path, capsys):
+    path = write(tmp_path, [post_row(10), post_row(20)], [comment_row(5, 10), comment_row(6, 10, parent_id=5)])
+    out = run(path, capsys).out
+    assert "2 new, 0 updated" in out
+    assert set(Post.objects.values_list("id", flat=True)) == {10, 20}
+    assert Comment.objects.get(id=6).parent_id == 5
+    assert Comment.objects.get(id=5).approved
+
+    # Change a title in the file and re-run: the row is updated, nothing is duplicated.
+    path = write(tmp_path, [post_row(10, title="New title"), post_row(20)], [comment_row(5, 10), comment_row(6, 10, parent_id=5)])
+    out = run(path, capsys).out
+    assert "0 new, 2 updated" in out
+    assert Post.objects.count() == 2 and Comment.objects.count() == 2
+    assert Post.objects.get(id=10).title == "New title"
+
+
+def test_repeated_slugs_are_made_unique_and_stay_stable(tmp_path, capsys):
+    path = write(tmp_path, [post_row(1, slug="python"), post_row(2, slug="python"), post_row(3, slug="")], [])
+    run(path, capsys)
+    slugs = dict(Post.objects.values_list("id", "slug"))
+    assert slugs[1] == "python" and slugs[2] == "python-2" and slugs[3] == "title-3"
+    run(path, capsys)
+    assert dict(Post.objects.values_list("id", "slug")) == slugs
+
+
+def test_bad_rows_are_reported_with_line_numbers_and_skipped(tmp_path, capsys):
+    posts = [post_row(1), "{broken json", post_row(2, title=None), post_row(3, pub_date="yesterday"), post_row(4)]
+    comments = [comment_row(1, 1), comment_row(2, 999), json.dumps({"id": 3, "post_id": 1}), comment_row(4, 1, parent_id=777)]
+    captured = run(write(tmp_path, posts, comments), capsys)
+    err = captured.err
+    assert "posts.ndjson:2: broken JSON" in err
+    assert "posts.ndjson:3: missing field 'title'" in err
+    assert "posts.ndjson:4: field 'pub_date' is not an ISO 8601 timestamp" in err
+    assert "comments.ndjson:2: post 999 does not exist" in err
+    assert "comments.ndjson:3: missing field 'comment'" in err
+    assert "comments.ndjson:4: parent comment 777 does not exist, imported without a parent" in err
+    # Nothing else is lost.
+    assert set(Post.objects.values_list("id", flat=True)) == {1, 4}
+    assert set(Comment.objects.values_list("id", flat=True)) == {1, 4}
+    assert Comment.objects.get(id=4).parent_id is None
+    assert "3 skipped" in captured.out and "2 skipped" in captured.out
+
+
+def test_new_rows_after_import_do_not_collide_with_imported_ids(tmp_path, capsys):
+    run(write(tmp_path, [post_row(500)], [comment_row(70, 500)]), capsys)
+    post = Post.objects.create(title="Written in the admin", slug="admin-post", body_html="<p>x</p>")
+    assert post.id > 500
+    comment = Comment.objects.create(post=post, comment="hi", author_name="x")
+    assert comment.id > 70
+
+
+def test_comment_html_from_the_corpus_is_sanitized(tmp_path, capsys):
+    evil = '<p>hi<script>alert(1)</script><a href="javascript:alert(2)" onclick="x()">link</a></p>'
+    run(write(tmp_path, [post_row(1)], [comment_row(1, 1, comment_html=evil)]), capsys)
+    html = Comment.objects.get(id=1).comment_html
+    assert "<script" not in html and "onclick" not in html and "javascript:" not in html
+
+
+def test_missing_directory_is_a_clear_error(tmp_path):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="posts.ndjson not found"):
+        call_command("import_corpus", str(tmp_path / "nope"))

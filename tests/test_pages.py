@@ -1,0 +1,67 @@
+"""The blog's public pages: only published posts and approved comments, search box everywhere."""
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_comment, make_post
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_lists_visible_posts_only(client):
+    make_post("Visible post")
+    make_post("Draft post", published=False)
+    make_post("Future post", days_ago=-3)
+    html = client.get("/").content.decode()
+    assert "Visible post" in html
+    assert "Draft post" not in html and "Future post" not in html
+    assert 'name="q"' in html and 'role="search"' in html
+
+
+def test_home_is_paginated(client):
+    for i in range(25):
+        make_post(f"Post number {i}", days_ago=i + 1)
+    first = client.get("/").content.decode()
+    second = client.get("/?page=2").content.decode()
+    assert "Post number 0" in first and "Post number 24" not in first
+    assert "Post number 24" in second
+    assert client.get("/?page=banana").status_code == 200  # falls back to page 1
+
+
+def test_post_page_shows_approved_comments_with_anchors(client):
+    post = make_post("A post with comments", "Some body text")
+    good = make_comment(post, "A thoughtful comment")
+    reply = make_comment(post, "A reply to it", parent=good)
+    make_comment(post, "Spam spam spam", approved=False)
+    response = client.get(post.get_absolute_url())
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert f'id="comment-{good.pk}"' in html and f'id="comment-{reply.pk}"' in html
+    assert "A thoughtful comment" in html and "Spam spam spam" not in html
+    assert html.index("A thoughtful comment") < html.index("A reply to it")
+    assert "depth-1" in html
+    assert 'name="q"' in html
+
+
+@pytest.mark.parametrize("kwargs", [{"published": False}, {"days_ago": -2}])
+def test_hidden_posts_are_404(client, kwargs):
+    post = make_post("Hidden", **kwargs)
+    assert client.get(post.get_absolute_url()).status_code == 404
+
+
+def test_search_page_has_the_search_box(client):
+    html = client.get(reverse("search:results")).content.decode()
+    assert 'name="q"' in html
+
+
+def test_admin_requires_login(client):
+    response = client.get("/admin/blog/comment/")
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_admin_approve_action(admin_client):
+    post = make_post("Moderated")
+    comment = make_comment(post, "Please approve me", approved=False)
+    response = admin_client.post("/admin/blog/comment/", {"action": "approve", "_selected_action": [comment.pk]})
+    assert response.status_code == 302
+    comment.refresh_from_db()
+    assert comment.approved

@@ -1,0 +1,71 @@
+"""The development analysis plugin, through Elasticsearch's _analyze API and the root endpoint.
+
+These prove the integ-test distribution plus devservices/es-plugin understands every analysis
+name our mappings use, under the names the full distribution uses.
+"""
+import pytest
+
+from search.documents import index_body
+
+pytestmark = pytest.mark.django_db(databases=[])
+
+
+def tokens(es, **body):
+    return [t["token"] for t in es.indices.analyze(**body)["tokens"]]
+
+
+@pytest.mark.parametrize("stemmer", ["porter_stem", "kstem", "snowball"])
+def test_stemmers_reduce_formatting_and_formats_to_format(es, stemmer):
+    assert tokens(es, tokenizer="standard", filter=["lowercase", stemmer], text="formatting formats") == ["format", "format"]
+
+
+def test_stemmer_filter_languages(es):
+    possessive = {"type": "stemmer", "language": "possessive_english"}
+    assert tokens(es, tokenizer="standard", filter=[possessive], text="Simon's blog") == ["Simon", "blog"]
+    english = {"type": "stemmer", "language": "english"}
+    assert tokens(es, tokenizer="standard", filter=["lowercase", english], text="running") == ["run"]
+
+
+def test_asciifolding(es):
+    assert tokens(es, tokenizer="standard", filter=["lowercase", "asciifolding"], text="Café Ångström") == ["cafe", "angstrom"]
+    keep = {"type": "asciifolding", "preserve_original": True}
+    assert tokens(es, tokenizer="standard", filter=[keep], text="café") == ["cafe", "café"]
+
+
+def test_html_strip_char_filter(es):
+    assert tokens(es, tokenizer="standard", char_filter=["html_strip"], text="<p>hello <b>world</b> &amp; more</p>") == ["hello", "world", "more"]
+
+
+def test_edge_ngram(es):
+    grams = {"type": "edge_ngram", "min_gram": 2, "max_gram": 4}
+    assert tokens(es, tokenizer="standard", filter=["lowercase", grams], text="Firefox") == ["fi", "fir", "fire"]
+
+
+def test_english_analyzer(es):
+    assert tokens(es, analyzer="english", text="The formatting of Simon's formats") == ["format", "simon", "format"]
+
+
+def test_builtin_filters_still_work_beside_the_plugin(es):
+    # lowercase, stop and shingle come from the server itself; the plugin must not shadow them.
+    assert tokens(es, tokenizer="standard", filter=["lowercase", {"type": "stop", "stopwords": "_english_"}],
+                  text="The Fox") == ["fox"]
+
+
+def test_our_index_analyzers(es):
+    """The analyzers defined in search/documents.py, created in a scratch index."""
+    name = "test-plugin-scratch"
+    es.indices.delete(index=name, ignore_unavailable=True)
+    es.indices.create(index=name, **index_body("posts", name))
+    try:
+        assert tokens(es, index=name, analyzer="english_text", text="How to use Firefox's extensions") == ["us", "firefox", "extens"]
+        assert tokens(es, index=name, analyzer="suggest_text", text="How to use Firefox's Café") == ["how", "to", "use", "firefox's", "cafe"]
+    finally:
+        es.indices.delete(index=name)
+
+
+def test_root_endpoint_answers_like_the_real_node(es):
+    assert es.ping() is True
+    info = es.info()
+    assert info["version"]["number"].startswith("8.19")
+    assert info["tagline"] == "You Know, for Search"
+    assert info["cluster_uuid"] not in ("", "_na_")
