@@ -75,10 +75,10 @@ class SearchResult:
 def validate_page(raw) -> int:
     if raw in (None, ""):
         return 1
-    try:
-        page = int(str(raw).strip())
-    except (TypeError, ValueError):
-        raise BadSearchRequest("page must be a whole number") from None
+    text = str(raw).strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+        raise BadSearchRequest("page must be a whole number")
+    page = int(text)
     if not 1 <= page <= settings.SEARCH["MAX_PAGE"]:
         raise BadSearchRequest(f"page must be between 1 and {settings.SEARCH['MAX_PAGE']}")
     return page

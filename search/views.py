@@ -2,14 +2,22 @@
 import json
 
 from django.conf import settings
-from django.http import JsonResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from search import health
 from search.client import safe_url
 from search.service import BadSearchRequest, SearchUnavailable, search, validate_page
 
 RETRY_AFTER_SECONDS = "30"
+_JSON_HTML_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
+
+
+def json_response(data: dict, *, status: int = 200) -> HttpResponse:
+    """JSON with <, > and & escaped, so reflected input can never read as HTML (same JSON value)."""
+    body = json.dumps(data, ensure_ascii=False).translate(_JSON_HTML_ESCAPES)
+    return HttpResponse(body, status=status, content_type="application/json")
 
 
 def debug_allowed(request) -> bool:
@@ -43,17 +51,23 @@ def results(request):
 
 
 @require_GET
+def healthz(request):
+    healthy, report = health.check()
+    return json_response({"healthy": healthy, **report}, status=200 if healthy else 503)
+
+
+@require_GET
 def api(request):
     try:
         page = validate_page(request.GET.get("page"))
         result = search(request.GET.get("q", ""), page=page)
     except BadSearchRequest as exc:
-        return JsonResponse({"error": str(exc)}, status=400)
+        return json_response({"error": str(exc)}, status=400)
     except SearchUnavailable:
-        response = JsonResponse({"error": "search is temporarily unavailable"}, status=503)
+        response = json_response({"error": "search is temporarily unavailable"}, status=503)
         response["Retry-After"] = RETRY_AFTER_SECONDS
         return response
-    return JsonResponse({
+    return json_response({
         "query": result.query,
         "strategy": result.strategy,
         "search_terms": result.search_terms,

@@ -1,0 +1,214 @@
+"""The typo-tolerant search through its pages and API, against real Elasticsearch and PostgreSQL."""
+import json
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_comment, make_post
+
+pytestmark = pytest.mark.django_db
+
+RESULTS, API = reverse("search:results"), reverse("search:api")
+
+
+@pytest.fixture
+def corpus(build_index):
+    """A small blog written for these tests."""
+    posts = {
+        "firefox": make_post("Firefox keyboard shortcuts", "Firefox has many keyboard shortcuts for tabs."),
+        "extension": make_post("Writing a Firefox extension", "How to write an extension for the Firefox browser."),
+        "jekyll": make_post("A minimal Jekyll theme", "This Jekyll theme is minimal and responsive."),
+        "postgres": make_post("PostgreSQL full-text search", "Ranking documents with tsvector in PostgreSQL."),
+        "python": make_post("Python packaging notes", "Notes about packaging Python projects with wheels."),
+        "draft": make_post("Firefox draft secrets", "unpublished firefox notes", published=False),
+    }
+    for i in range(5):
+        make_post(f"Browser news {i}", "Firefox and Chrome release news.", days_ago=30 + i)
+    comment = make_comment(posts["jekyll"], "I wired up Staticman to receive comments on my site.")
+    make_comment(posts["jekyll"], "Unapproved zanzibar spam", approved=False)
+    build_index()
+    return posts, comment
+
+
+def api(client, **params):
+    response = client.get(API, params)
+    return response.status_code, response.json()
+
+
+@pytest.mark.parametrize("typed", ["firefix", "Firefix", "FIREFIX"])
+def test_misspelled_word_finds_the_post_and_says_so(client, corpus, typed):
+    posts, _ = corpus
+    status, data = api(client, q=typed)
+    assert status == 200
+    assert data["results"][0]["post_id"] in {posts["firefox"].pk, posts["extension"].pk}
+    assert data["search_terms"][0] == [1.1, typed]
+    assert any(term.lower() == "firefox" for _, term in data["search_terms"][1:])
+    assert data["showing_for"] == "firefox"
+    html = client.get(RESULTS, {"q": typed}).content.decode()
+    assert f"Showing results for <strong>firefox</strong> (you typed {typed})" in html
+    assert "<mark>Firefox</mark>" in html
+
+
+def test_two_typos_in_one_query_find_their_post(client, corpus):
+    posts, _ = corpus
+    status, data = api(client, q="firefix extnsion")
+    assert status == 200
+    assert data["results"][0]["post_id"] == posts["extension"].pk
+    assert data["showing_for"] == "firefox extension"
+    assert data["strategy"] == "match_phrase"
+
+
+def test_phrase_that_does_not_occur_falls_back_to_match(client, corpus):
+    posts, _ = corpus
+    status, data = api(client, q="shortcuts keyboard firefox")
+    assert data["strategy"] == "match"
+    assert data["results"][0]["post_id"] == posts["firefox"].pk
+
+
+def test_correct_phrase_uses_match_phrase_in_one_round_trip(client, corpus):
+    from search.service import search
+
+    result = search("keyboard shortcuts", use_cache=False)
+    assert result.strategy == "match_phrase" and result.round_trips == 1
+    assert result.hits[0].post_id == corpus[0]["firefox"].pk
+
+
+def test_stop_word_wrapped_query(client, corpus):
+    posts, _ = corpus
+    status, data = api(client, q="how to write the firefix extension")
+    assert data["results"][0]["post_id"] == posts["extension"].pk
+    status, data = api(client, q="what is the jekyl theme")
+    assert data["results"][0]["post_id"] == posts["jekyll"].pk
+
+
+def test_word_only_in_a_comment_finds_the_comment_under_its_post(client, corpus):
+    posts, comment = corpus
+    status, data = api(client, q="staticman")
+    assert data["total"] == 1
+    hit = data["results"][0]
+    assert hit["type"] == "comment" and hit["id"] == comment.pk and hit["post_id"] == posts["jekyll"].pk
+    assert hit["url"] == f"{posts['jekyll'].get_absolute_url()}#comment-{comment.pk}"
+    html = client.get(RESULTS, {"q": "staticmann"}).content.decode()
+    assert f'href="{hit["url"]}"' in html and "comment by Reader on" in html
+
+
+def test_hidden_content_is_never_found(client, corpus):
+    assert api(client, q="secrets")[1]["total"] == 0
+    assert api(client, q="zanzibar")[1]["total"] == 0
+
+
+def test_pagination(client, build_index):
+    for i in range(25):
+        make_post(f"Pagination sample {i:02d}", "pagination body", days_ago=i + 1)
+    build_index()
+    seen = set()
+    for page in (1, 2, 3):
+        status, data = api(client, q="pagination", page=page)
+        assert status == 200 and data["total"] == 25 and data["page"] == page
+        seen |= {r["id"] for r in data["results"]}
+    assert len(seen) == 25
+    assert len(api(client, q="pagination", page=3)[1]["results"]) == 5
+    html = client.get(RESULTS, {"q": "pagination", "page": 2}).content.decode()
+    assert "Page 2 of 3" in html and 'rel="next"' in html and 'rel="prev"' in html
+
+
+@pytest.mark.parametrize("page", ["0", "-1", "abc", "1.5", "999999", "1e3", "٣"])
+def test_bad_page_is_a_400(client, corpus, page):
+    status, data = api(client, q="firefox", page=page)
+    assert status == 400 and "page" in data["error"]
+    assert client.get(RESULTS, {"q": "firefox", "page": page}).status_code == 400
+
+
+def test_empty_query_shows_the_empty_search_page(client, corpus):
+    response = client.get(RESULTS, {"q": "   "})
+    assert response.status_code == 200 and "Type a few words" in response.content.decode()
+    status, data = api(client, q="")
+    assert status == 200 and data["total"] == 0 and data["results"] == []
+
+
+def test_api_shape(client, corpus):
+    status, data = api(client, q="jekyll")
+    assert set(data) >= {"query", "strategy", "search_terms", "total", "took_ms", "results"}
+    assert set(data["results"][0]) >= {"type", "id", "post_id", "title", "url", "score", "highlight"}
+    assert isinstance(data["took_ms"], int)
+
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "firefox\" OR 1=1 --",
+    "title:(firefox AND NOT chrome)^5 ~2 /regex/ *",
+    '{"query": {"match_all": {}}}',
+    "a" * 10_000,
+    "fire\x00fox\x1b[31m\x7f",
+    "🔥🦊 firefox ｆｉｒｅｆｏｘ ﷽",
+    "\u202eevil\u202c \ud7ff",
+    "<mark>firefox</mark>",
+    "{{ settings.SECRET_KEY }} {% debug %}",
+]
+
+
+@pytest.mark.parametrize("q", HOSTILE)
+def test_hostile_input_never_500s_or_reflects_unescaped(client, corpus, q):
+    for url in (RESULTS, API):
+        for extra in ({}, {"debug-search": ""}):
+            response = client.get(url, {"q": q, **extra})
+            assert response.status_code == 200, (url, q)
+            body = response.content.decode()
+            assert "<script>alert" not in body and "<img src=x" not in body
+            assert "<mark>firefox</mark>" not in body.replace("<mark>Firefox</mark>", "")
+            assert "dev-only-insecure" not in body
+
+
+def test_debug_table(client, corpus):
+    html = client.get(RESULTS, {"q": "firefix", "debug-search": ""}).content.decode()
+    assert 'id="debug-table"' in html
+    for text in ("firefix (typed)", "firefox", "match_phrase", "Elasticsearch round trips", "total time", "&quot;match_phrase&quot;"):
+        assert text in html
+    html = client.get(RESULTS + "?q=firefix&debug-search").content.decode()
+    assert 'id="debug-table"' in html
+    assert 'id="debug-table"' not in client.get(RESULTS, {"q": "firefix"}).content.decode()
+
+
+def test_debug_table_never_shows_credentials(client, corpus, settings):
+    settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "URL": settings.ELASTICSEARCH["URL"].replace("://", "://elastic:hunter2@")}
+    from search.client import reset_client
+
+    reset_client()
+    try:
+        html = client.get(RESULTS, {"q": "firefox", "debug-search": ""}).content.decode()
+    finally:
+        reset_client()
+    assert "hunter2" not in html and 'id="debug-table"' in html
+
+
+def test_debug_table_can_be_limited_to_staff(client, admin_client, corpus, settings):
+    settings.SEARCH = {**settings.SEARCH, "DEBUG_TABLE": "staff"}
+    assert 'id="debug-table"' not in client.get(RESULTS, {"q": "firefox", "debug-search": ""}).content.decode()
+    assert 'id="debug-table"' in admin_client.get(RESULTS, {"q": "firefox", "debug-search": ""}).content.decode()
+    settings.SEARCH = {**settings.SEARCH, "DEBUG_TABLE": "off"}
+    assert 'id="debug-table"' not in admin_client.get(RESULTS, {"q": "firefox", "debug-search": ""}).content.decode()
+
+
+def test_elasticsearch_down_gives_503_and_the_blog_keeps_working(client, corpus, es_down):
+    response = client.get(RESULTS, {"q": "firefox"})
+    assert response.status_code == 503 and response["Retry-After"]
+    assert "temporarily unavailable" in response.content.decode()
+    response = client.get(API, {"q": "firefox"})
+    assert response.status_code == 503 and json.loads(response.content)["error"]
+    assert client.get("/").status_code == 200
+    assert client.get(corpus[0]["firefox"].get_absolute_url()).status_code == 200
+
+
+def test_healthz(client, corpus):
+    response = client.get("/healthz")
+    data = response.json()
+    assert response.status_code == 200 and data["healthy"] is True
+    assert data["postgresql"]["ok"] and data["elasticsearch"]["ok"] and data["aliases"]["ok"]
+    assert isinstance(data["outbox"]["pending"], int)
+
+
+def test_healthz_reports_elasticsearch_down(client, corpus, es_down):
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["elasticsearch"]["ok"] is False and response.json()["postgresql"]["ok"] is True
