@@ -10,8 +10,12 @@ PG_USER="$SERVICE_USER"; [ "$(id -u)" = 0 ] || PG_USER="$(id -un)"
 
 url() { echo "postgres://$PG_USER@127.0.0.1:$PG_PORT/$PG_DB"; }
 
+# DATABASE_URL names someone else's server unless it is our own cluster's URL (the Makefile
+# exports that one as the default).
+external() { [ -n "${DATABASE_URL:-}" ] && [ "$DATABASE_URL" != "$(url)" ]; }
+
 start() {
-  if [ -n "${DATABASE_URL:-}" ]; then log "DATABASE_URL is set: using that server, starting none"; return 0; fi
+  if external; then log "DATABASE_URL points at another server: using it, starting none"; return 0; fi
   [ -x "$PG_BIN/initdb" ] || die "PostgreSQL server binaries not found (looked in $PG_BIN); install Debian's postgresql-15"
   ensure_service_user
   local dir; dir="$(service_dir postgres)"
@@ -46,7 +50,7 @@ CONF
 
 # Stops the postmaster whose pid is in the cluster's postmaster.pid, the one this script started.
 stop() {
-  [ -n "${DATABASE_URL:-}" ] && { log "DATABASE_URL is set: nothing of ours to stop"; return 0; }
+  external && { log "DATABASE_URL points at another server: nothing of ours to stop"; return 0; }
   local dir pid; dir="$(service_dir postgres)"
   pid="$(head -1 "$dir/data/postmaster.pid" 2>/dev/null || true)"
   if ! pid_alive "$pid"; then log "PostgreSQL is not running"; return 0; fi
@@ -55,7 +59,7 @@ stop() {
 }
 
 status() {
-  [ -n "${DATABASE_URL:-}" ] && { echo "postgres: external (DATABASE_URL)"; return 0; }
+  external && { echo "postgres: external (DATABASE_URL)"; return 0; }
   psql -h 127.0.0.1 -p "$PG_PORT" -U "$PG_USER" -d "$PG_DB" -tAc 'select 1' >/dev/null 2>&1 \
     && echo "postgres: up on 127.0.0.1:$PG_PORT" || { echo "postgres: down"; return 1; }
 }
