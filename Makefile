@@ -53,3 +53,6 @@ compose-check:
 
 clean: stop
 	rm -rf .state $(VENV)
+
+relevance: setup
+	$(PY) bench/relevance.py

@@ -1,0 +1,165 @@
+"""A seeded set of test queries made from the corpus the way readers misspell (pure, no I/O but
+reading the corpus file).
+
+Each query comes from one post's title and expects the posts whose title holds the correctly
+spelled words (at most MAX_EXPECTED of them, so the answer is specific). Kinds:
+
+- control: a correctly spelled 1-3 word title phrase (must never get worse)
+- human: a real human misspelling (from a list of common ones) of a title word
+- adjacent_key, transposition, dropped, doubled: one mechanical typo in a single title word
+- phrase2, phrase3: a 2- or 3-word title phrase with one typo
+- two_typos: a 2-3 word title phrase with typos in two different words
+- stop_wrapped: "how to ...", "what is the ..." around a phrase with one typo
+
+A typo that happens to be a real word of the corpus is rejected: that is a different problem
+(a real-word error) that no spelling suggester can see.
+"""
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_EXPECTED = 3
+MIN_WORD = 4
+WORD = re.compile(r"[a-z]+")
+QWERTY = ["qwertyuiop", "asdfghjkl", "zxcvbnm"]
+# Common English misspellings (correct -> misspelled), as people type them.
+HUMAN = {
+    "receive": "recieve", "separate": "seperate", "definitely": "definately", "occurred": "occured",
+    "accommodate": "accomodate", "environment": "enviroment", "necessary": "neccessary", "address": "adress",
+    "beginning": "begining", "believe": "beleive", "calendar": "calender", "category": "catagory",
+    "committed": "commited", "existence": "existance", "familiar": "familar", "government": "goverment",
+    "independent": "independant", "knowledge": "knowlege", "library": "libary", "maintenance": "maintainance",
+    "occasion": "ocassion", "performance": "preformance", "possession": "posession", "privilege": "priviledge",
+    "publicly": "publically", "recommend": "reccomend", "reference": "refrence", "relevant": "relevent",
+    "restaurant": "restaraunt", "schedule": "schedual", "successful": "succesful", "tomorrow": "tommorow",
+    "until": "untill", "weird": "wierd", "javascript": "javscript", "python": "pyhton", "django": "djnago",
+    "database": "databse", "browser": "broswer", "function": "funtion", "parameter": "paramter",
+    "argument": "arguement", "asynchronous": "asyncronous", "compatible": "compatable", "dependency": "dependancy",
+    "permanent": "permanant", "immediately": "immediatly", "interface": "inteface", "language": "langauge",
+    "management": "managment", "message": "mesage", "process": "proccess", "programming": "programing",
+    "release": "relase", "request": "reqest", "response": "responce", "security": "securty",
+    "software": "sofware", "template": "templete", "together": "togehter", "version": "verison",
+    "writing": "writting", "search": "serach", "server": "sever", "simple": "simpel", "google": "gogle",
+    "firefox": "firefix", "extension": "extention", "tutorial": "tutoral", "sqlite": "sqllite",
+    "datasette": "datasete", "compiler": "complier", "async": "asnyc", "announcing": "anouncing",
+}
+STOP_WRAPS = ["how to {}", "what is the {}", "how do i {}", "the {}", "{} in the", "why is {}"]
+
+
+@dataclass
+class Query:
+    kind: str
+    text: str
+    correct: str
+    expected: list[int] = field(default_factory=list)
+
+
+def neighbours(ch: str) -> str:
+    for r, row in enumerate(QWERTY):
+        c = row.find(ch)
+        if c >= 0:
+            near = row[max(c - 1, 0):c] + row[c + 1:c + 2]
+            for other in (r - 1, r + 1):
+                if 0 <= other < len(QWERTY):
+                    near += QWERTY[other][max(c - 1, 0):c + 1]
+            return near
+    return ""
+
+
+def typo(word: str, kind: str, rng: random.Random) -> str:
+    i = rng.randrange(len(word))
+    if kind == "adjacent_key":
+        near = neighbours(word[i])
+        return word[:i] + rng.choice(near) + word[i + 1:] if near else word
+    if kind == "transposition":
+        i = min(i, len(word) - 2)
+        return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+    if kind == "dropped":
+        return word[:i] + word[i + 1:]
+    if kind == "doubled":
+        return word[:i] + word[i] + word[i:]
+    if kind == "human":
+        return HUMAN.get(word, word)
+    raise ValueError(kind)
+
+
+MECHANICAL = ["adjacent_key", "transposition", "dropped", "doubled"]
+
+
+def load_posts(corpus: Path) -> list[dict]:
+    with (corpus / "posts.ndjson").open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60) -> list[Query]:
+    posts = load_posts(corpus)
+    from search.stopwords import is_stop_word
+
+    titles = {p["id"]: WORD.findall(p["title"].lower()) for p in posts}
+    vocabulary = set()
+    for p in posts:
+        vocabulary.update(WORD.findall(p["title"].lower()))
+        vocabulary.update(WORD.findall(p.get("body_text", "").lower()))
+
+    def holders(words: list[str]) -> list[int]:
+        n = len(words)
+        return [pid for pid, t in titles.items() if any(t[i:i + n] == words for i in range(len(t) - n + 1))]
+
+    def content(w: str) -> bool:
+        return len(w) >= MIN_WORD and not is_stop_word(w)
+
+    rng = random.Random(seed)
+    order = list(titles)
+    rng.shuffle(order)
+    queries: list[Query] = []
+    kinds = ["control", "human", *MECHANICAL, "phrase2", "phrase3", "two_typos", "stop_wrapped"]
+    for kind in kinds:
+        made, tries = 0, 0
+        for pid in order:
+            if made >= per_kind or tries > 20000:
+                break
+            tries += 1
+            words = titles[pid]
+            length = {"phrase2": 2, "phrase3": 3, "two_typos": rng.choice([2, 3]), "control": rng.choice([1, 2, 3]),
+                      "stop_wrapped": rng.choice([1, 2])}.get(kind, 1)
+            if len(words) < length:
+                continue
+            start = rng.randrange(len(words) - length + 1)
+            phrase = words[start:start + length]
+            if not all(content(w) for w in phrase) and kind != "control":
+                continue
+            if kind == "human":
+                candidates = [w for w in phrase if w in HUMAN]
+                if not candidates:
+                    # Prefer posts with a commonly misspelled word anywhere in the title.
+                    hits = [w for w in words if w in HUMAN]
+                    if not hits:
+                        continue
+                    phrase = [rng.choice(hits)]
+            expected = holders(phrase)
+            if not expected or len(expected) > MAX_EXPECTED:
+                continue
+            wrong = list(phrase)
+            if kind != "control":
+                n_typos = 2 if kind == "two_typos" else 1
+                positions = [i for i, w in enumerate(phrase) if content(w)]
+                if len(positions) < n_typos:
+                    continue
+                ok = True
+                for i in rng.sample(positions, n_typos):
+                    mech = "human" if kind == "human" else (kind if kind in MECHANICAL else rng.choice(MECHANICAL))
+                    bad = typo(phrase[i], mech, rng)
+                    if bad == phrase[i] or bad in vocabulary:
+                        ok = False
+                        break
+                    wrong[i] = bad
+                if not ok:
+                    continue
+            text = " ".join(wrong)
+            if kind == "stop_wrapped":
+                text = rng.choice(STOP_WRAPS).format(text)
+            queries.append(Query(kind, text, " ".join(phrase), expected))
+            made += 1
+    return queries
