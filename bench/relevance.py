@@ -45,13 +45,15 @@ SYSTEMS = {
 }
 
 
-def evaluate(queries, systems) -> dict:
-    """scores[system][kind] = [s@1, s@3, rr, zero] summed, plus counts."""
+def evaluate(queries, systems, *, ranks=None) -> dict:
+    """scores[system][kind] = [s@1, s@3, rr, zero] summed, plus counts. Fills ranks[(system, text)]."""
     scores = {name: defaultdict(lambda: [0.0, 0.0, 0.0, 0.0, 0]) for name in systems}
     for q in queries:
         for name, fn in systems.items():
             ids, total = fn(q.text)
             rank = next((i + 1 for i, pid in enumerate(ids[:10]) if pid in q.expected), None)
+            if ranks is not None:
+                ranks[(name, q.text)] = rank
             for kind in (q.kind, "ALL", "ALL typos" if q.kind != "control" else None):
                 if kind is None:
                     continue
@@ -128,7 +130,13 @@ def main() -> None:
     if args.tune:
         tune(queries)
         return
-    print(table(evaluate(queries, SYSTEMS), kinds))
+    ranks: dict = {}
+    print(table(evaluate(queries, SYSTEMS, ranks=ranks), kinds))
+    worse = [q for q in queries if q.kind == "control"
+             and (ranks[("this search", q.text)] or 99) > (ranks[("multi_match", q.text)] or 99)]
+    print(f"\ncorrectly spelled queries ranked worse than plain multi_match: {len(worse)} of "
+          f"{sum(q.kind == 'control' for q in queries)}" + "".join(
+              f"\n  {q.text!r}: {ranks[('this search', q.text)]} vs {ranks[('multi_match', q.text)]}" for q in worse))
 
 
 if __name__ == "__main__":

@@ -146,7 +146,7 @@ SEARCH = {
         "suggest_mode": "popular",
         "sort": "score",
         "min_word_length": 3,
-        "prefix_length": 1,
+        "prefix_length": 0,
         "max_edits": 2,
         "size": 3,
     },
