@@ -56,3 +56,6 @@ clean: stop
 
 relevance: setup
 	$(PY) bench/relevance.py
+
+bench-reindex: setup
+	$(PY) bench/reindex_bench.py

@@ -126,7 +126,7 @@ SEARCH = {
     "SHARDS": env_int("SEARCH_SHARDS", 1),
     "REPLICAS": env_int("SEARCH_REPLICAS", 0),
     # Bulk indexing.
-    "BULK_CHUNK_SIZE": env_int("SEARCH_BULK_CHUNK_SIZE", 500),
+    "BULK_CHUNK_SIZE": env_int("SEARCH_BULK_CHUNK_SIZE", 1000),
     "BULK_THREADS": env_int("SEARCH_BULK_THREADS", 2),
     "QUERYSET_CHUNK_SIZE": 1000,
     # Outbox entries applied per automatic drain (after a successful sync).

@@ -194,12 +194,18 @@ def apply_changes(changes: Iterable[Change], *, client=None, refresh: bool = Fal
 # ---------------------------------------------------------------- full rebuild
 
 
+# Only the columns the documents use: the HTML bodies are large and never indexed.
+POST_FIELDS = ("id", "title", "slug", "body_text", "summary", "pub_date", "tags", "modified")
+COMMENT_FIELDS = ("id", "post_id", "author_name", "comment", "comment_html", "created", "modified",
+                  *(f"post__{f}" for f in ("id", "title", "slug", "pub_date", "published", "modified")))
+
+
 def visible_posts():
-    return Post.objects.visible().order_by("pk")
+    return Post.objects.visible().only(*POST_FIELDS).order_by("pk")
 
 
 def visible_comments():
-    return Comment.objects.visible().select_related("post").order_by("pk")
+    return Comment.objects.visible().select_related("post").only(*COMMENT_FIELDS).order_by("pk")
 
 
 def querysets() -> dict:

@@ -65,3 +65,12 @@ def test_admin_approve_action(admin_client):
     assert response.status_code == 302
     comment.refresh_from_db()
     assert comment.approved
+
+
+def test_post_url_matches_reverse_for_unicode_slugs():
+    from django.urls import reverse
+
+    from blog.models import post_url
+
+    for slug in ("plain-slug", "café-crème", "日本語", "a_b-9"):
+        assert post_url(slug) == reverse("blog:post", kwargs={"slug": slug})

@@ -1,0 +1,63 @@
+"""Bulk reindex throughput (docs/s) and peak memory on the corpus.
+
+    make bench-reindex      (= .venv/bin/python bench/reindex_bench.py)
+
+Each run is a real `manage.py reindex` in a child process (so its peak RSS is its own, read from
+wait4). Candidates (bulk threads x chunk size) run interleaved, after a warm-up run, and the
+medians are reported with each candidate's ratio to the default in the same run.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CANDIDATES = [  # (label, env)
+    ("default: 2 threads x 1000", {}),
+    ("1 thread x 1000", {"SEARCH_BULK_THREADS": "1"}),
+    ("2 threads x 500", {"SEARCH_BULK_CHUNK_SIZE": "500"}),
+    ("3 threads x 1000", {"SEARCH_BULK_THREADS": "3"}),
+]
+SUMMARY = re.compile(r"Reindexed (\d+) documents in ([\d.]+)s")
+
+
+def run_once(env: dict) -> tuple[int, float, float]:
+    """(documents, seconds, peak RSS MiB) of one reindex."""
+    started = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "manage.py", "reindex", "--no-progress"], cwd=ROOT,
+                            env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    output = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        sys.exit(f"reindex failed:\n{output}")
+    seconds = time.perf_counter() - started  # wall time of the whole command, start-up included
+    docs = int(SUMMARY.search(output).group(1))
+    return docs, seconds, usage.ru_maxrss / 1024
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    print("warm-up ...", flush=True)
+    run_once({})
+    results = {label: [] for label, _ in CANDIDATES}
+    for r in range(args.rounds):
+        for label, env in CANDIDATES:  # interleaved: every round runs every candidate
+            results[label].append(run_once(env))
+        print(f"round {r + 1}/{args.rounds} done", flush=True)
+    base = statistics.median(d / s for d, s, _ in results[CANDIDATES[0][0]])
+    print(f"\n| candidate | docs | median docs/s (whole command) | vs default | median peak RSS |")
+    print("| --- | --- | --- | --- | --- |")
+    for label, runs in results.items():
+        rate = statistics.median(d / s for d, s, _ in runs)
+        print(f"| {label} | {runs[0][0]} | {rate:,.0f} | {rate / base:.2f}x | {statistics.median(m for *_, m in runs):.0f} MiB |")
+
+
+if __name__ == "__main__":
+    main()
