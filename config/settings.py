@@ -157,10 +157,12 @@ SEARCH = {
     "PAGE_SIZE": 10,
     "MAX_PAGE": 50,
     "HIGHLIGHT_FRAGMENT_SIZE": 160,
-    # Result cache seconds (entries are also invalidated by the index generation).
+    # Result cache seconds (entries are also invalidated by the index generation); 0 disables it.
     "CACHE_SECONDS": env_int("SEARCH_CACHE_SECONDS", 300),
     # Who may see ?debug-search: "all", "staff" or "off".
     "DEBUG_TABLE": env_str("SEARCH_DEBUG_TABLE", "all" if DEBUG else "staff"),
+    # /api/baseline/<name>/: the searches we are measured against, for bench/load.py only.
+    "BASELINE_VIEWS": env_bool("SEARCH_BASELINE_VIEWS", False),
 }
 
 LOGGING = {

@@ -130,8 +130,12 @@ def actions_for_changes(changes: Iterable[Change], *, now: datetime | None = Non
     return actions
 
 
-def run_bulk(actions: list[dict], *, client=None, require_alias: bool = True, refresh: bool = False) -> int:
-    """Send actions in one bulk request; raise IndexingError unless every item succeeded or was harmless."""
+def run_bulk(actions: list[dict], *, client=None, require_alias: bool = True, refresh: bool = True) -> int:
+    """Send actions in one bulk request; raise IndexingError unless every item succeeded or was harmless.
+
+    With refresh (the default) the change is searchable before the index generation is bumped, so a
+    worker that sees the new generation can never cache results computed from the old documents.
+    """
     if not actions:
         return 0
     client = client or get_client()
@@ -186,7 +190,7 @@ def forget_aliases() -> None:
     _aliases_seen.clear()
 
 
-def apply_changes(changes: Iterable[Change], *, client=None, refresh: bool = False) -> int:
+def apply_changes(changes: Iterable[Change], *, client=None, refresh: bool = True) -> int:
     """Make the live indices match the database for these rows. Raises IndexingError."""
     return run_bulk(actions_for_changes(list(changes)), client=client, refresh=refresh)
 

@@ -56,7 +56,7 @@ def record(kind: str, object_id: int, *, due_at=None) -> PendingChange:
     return PendingChange.objects.create(kind=kind, object_id=object_id, created=now, due_at=due_at or now)
 
 
-def drain(*, limit: int, client=None, refresh: bool = False) -> DrainResult:
+def drain(*, limit: int, client=None, refresh: bool = True) -> DrainResult:
     """Apply up to `limit` due entries in one bulk request; entries locked by another process are skipped."""
     with transaction.atomic():
         entries = list(
@@ -78,7 +78,7 @@ def drain(*, limit: int, client=None, refresh: bool = False) -> DrainResult:
         return DrainResult(applied=len(ids))
 
 
-def drain_all(*, batch: int, client=None, refresh: bool = False) -> DrainResult:
+def drain_all(*, batch: int, client=None, refresh: bool = True) -> DrainResult:
     """Apply every due entry, batch by batch, until none is left or Elasticsearch refuses."""
     total = DrainResult()
     while True:

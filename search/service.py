@@ -98,7 +98,7 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
     if not query:
         return result
     key = None
-    if use_cache:
+    if use_cache and conf["CACHE_SECONDS"] > 0:
         key = _cache_key(query, page)
         cached = cache.get(key)
         if cached is not None:

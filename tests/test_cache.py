@@ -1,0 +1,67 @@
+"""The result cache never serves a stale result: edits bump the index generation (in PostgreSQL),
+which every process reads, and the change is searchable before the bump."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from search import generation
+from search.service import search
+from tests.conftest import TEST_PREFIX
+from tests.factories import make_post
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_repeated_search_is_served_from_the_cache(db, build_index):
+    make_post("Cacheable zeppelin post")
+    build_index()
+    first = search("zeppelin")
+    second = search("zeppelin")
+    assert not first.cached and second.cached
+    assert [h.title for h in second.hits] == [h.title for h in first.hits]
+    assert second.total == first.total and second.alternatives == first.alternatives
+
+
+def test_edit_is_visible_at_once_in_the_same_process(db, build_index, django_capture_on_commit_callbacks):
+    post = make_post("Original zeppelin title")
+    build_index()
+    assert search("zeppelin").hits[0].title == "Original zeppelin title"
+    assert search("zeppelin").cached
+    before = generation.current()
+    with django_capture_on_commit_callbacks(execute=True):
+        post.title = "Renamed zeppelin title"
+        post.save()
+    assert generation.current() > before
+    result = search("zeppelin")
+    assert not result.cached and result.hits[0].title == "Renamed zeppelin title"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_edit_in_one_process_is_visible_to_another_processs_cache(build_index):
+    post = make_post("Interprocess zeppelin title")
+    build_index()
+    s = connection.settings_dict
+    env = {**os.environ, "SEARCH_INDEX_PREFIX": TEST_PREFIX,
+           "DATABASE_URL": f"postgres://{s['USER']}@{s['HOST']}:{s['PORT']}/{s['NAME']}"}
+    worker = subprocess.Popen([sys.executable, str(ROOT / "tests" / "search_worker.py")], env=env, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def ask():
+        worker.stdin.write("zeppelin\n")
+        worker.stdin.flush()
+        return json.loads(worker.stdout.readline())
+
+    try:
+        assert ask() == {"cached": False, "titles": ["Interprocess zeppelin title"]}
+        assert ask()["cached"] is True  # now in the other process's own cache
+        post.title = "Edited zeppelin title"
+        post.save()  # a real commit: the after-commit sync writes, refreshes, bumps the generation
+        assert ask() == {"cached": False, "titles": ["Edited zeppelin title"]}
+    finally:
+        worker.stdin.close()
+        worker.wait(timeout=30)
