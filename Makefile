@@ -59,3 +59,6 @@ relevance: setup
 
 bench-reindex: setup
 	$(PY) bench/reindex_bench.py
+
+bench-load: setup
+	$(PY) bench/load.py

@@ -116,9 +116,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261121)
     parser.add_argument("--tune", action="store_true", help="compare term suggester options (this search only)")
     parser.add_argument("--show", type=int, default=0, help="print N sample queries per kind")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a SEARCH setting for this run, e.g. --set MAX_ALTERNATIVES=3")
     args = parser.parse_args()
     if not (args.corpus / "posts.ndjson").exists():
         sys.exit(f"no corpus at {args.corpus}: pass --corpus DIR")
+    for item in args.set:
+        key, _, value = item.partition("=")
+        settings.SEARCH[key] = type(settings.SEARCH[key])(value)
+        print(f"SEARCH[{key!r}] = {settings.SEARCH[key]!r}")
+    settings.SEARCH["WORD_CACHE_SECONDS"] = 0  # every query measured cold, whatever ran before
     ensure_data(args.corpus)
     queries = generate(args.corpus, seed=args.seed, per_kind=args.per_kind)
     kinds = list(dict.fromkeys(q.kind for q in queries)) + ["ALL typos", "ALL"]

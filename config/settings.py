@@ -159,6 +159,8 @@ SEARCH = {
     "HIGHLIGHT_FRAGMENT_SIZE": 160,
     # Result cache seconds (entries are also invalidated by the index generation); 0 disables it.
     "CACHE_SECONDS": env_int("SEARCH_CACHE_SECONDS", 300),
+    # Per-word suggestion cache seconds (same invalidation); 0 disables it.
+    "WORD_CACHE_SECONDS": env_int("SEARCH_WORD_CACHE_SECONDS", 3600),
     # Who may see ?debug-search: "all", "staff" or "off".
     "DEBUG_TABLE": env_str("SEARCH_DEBUG_TABLE", "all" if DEBUG else "staff"),
     # /api/baseline/<name>/: the searches we are measured against, for bench/load.py only.

@@ -3,7 +3,9 @@
 Round trips: the first request carries the suggesters *and* the search for what was typed. Only
 when the suggesters offer alternatives is a second request made with the full boosted OR-query,
 and only when that finds nothing for a multi-word query a third with `match` (stop words
-removed). So a correctly spelled query costs one round trip (the original made up to six).
+removed). So a correctly spelled query costs one round trip (the original made up to six). When
+every word's suggestions are in the per-word cache (search/wordcache.py), the alternatives are
+known before any request and a misspelled query costs one round trip too.
 """
 import hashlib
 import logging
@@ -14,7 +16,7 @@ from django.conf import settings
 from django.core.cache import cache
 from elasticsearch import ApiError, TransportError
 
-from search import generation
+from search import generation, wordcache
 from search.client import get_client
 from search.documents import alias_name
 from search.normalize import normalize_query
@@ -62,6 +64,7 @@ class SearchResult:
     showing_for: str = ""  # the alternative behind the top hit, when it is not what was typed
     requests: list[dict] = field(default_factory=list)
     cached: bool = False
+    word_cache_hit: bool = False  # suggestions came from the per-word cache (no suggest request)
 
     @property
     def num_pages(self) -> int:
@@ -98,8 +101,9 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
     if not query:
         return result
     key = None
+    gen = generation.current()
     if use_cache and conf["CACHE_SECONDS"] > 0:
-        key = _cache_key(query, page)
+        key = _cache_key(query, page, gen)
         cached = cache.get(key)
         if cached is not None:
             hit = _from_cache(cached)
@@ -107,7 +111,7 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
             hit.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
             return hit
     try:
-        _run(result, client or get_client())
+        _run(result, client or get_client(), gen)
     except TransportError as exc:  # connection refused, timeout
         log.warning("search unavailable: %s", exc)
         raise SearchUnavailable(str(exc)) from exc
@@ -123,7 +127,7 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
     return result
 
 
-def _run(result: SearchResult, client) -> None:
+def _run(result: SearchResult, client, gen: int) -> None:
     conf = settings.SEARCH
     indices = f"{alias_name('posts')},{alias_name('comments')}"
     typed = [Alternative(conf["TYPED_SCORE"], result.query, typed=True)]
@@ -138,14 +142,23 @@ def _run(result: SearchResult, client) -> None:
         result.requests.append(body)
         return response
 
-    response = request(typed, MATCH_PHRASE, suggest=suggest_block(result.query, options=conf["SUGGESTER"]),
-                       aggs=known_words_aggregation(result.query))
+    options, word_seconds = conf["SUGGESTER"], conf["WORD_CACHE_SECONDS"]
+    response = None
+    cached_words = wordcache.lookup(result.query, generation=gen, options=options, seconds=word_seconds)
+    if cached_words is None:
+        response = request(typed, MATCH_PHRASE, suggest=suggest_block(result.query, options=options),
+                           aggs=known_words_aggregation(result.query))
+        suggest, aggregations = response.get("suggest", {}), response.get("aggregations", {})
+        wordcache.store(result.query, suggest, aggregations, generation=gen, options=options, seconds=word_seconds)
+    else:
+        suggest, aggregations = cached_words
+        result.word_cache_hit = True
     result.alternatives = alternatives(
-        result.query, response.get("suggest", {}), typed_score=conf["TYPED_SCORE"], floor=conf["MIN_SUGGESTION_SCORE"],
+        result.query, suggest, typed_score=conf["TYPED_SCORE"], floor=conf["MIN_SUGGESTION_SCORE"],
         max_alternatives=conf["MAX_ALTERNATIVES"], per_token=conf["MAX_OPTIONS_PER_WORD"],
-        known=known_spans(result.query, response.get("aggregations", {}), min_docs=conf["KNOWN_WORD_MIN_DOCS"]),
+        known=known_spans(result.query, aggregations, min_docs=conf["KNOWN_WORD_MIN_DOCS"]),
     )
-    if len(result.alternatives) > 1:
+    if response is None or len(result.alternatives) > 1:
         response = request(result.alternatives, MATCH_PHRASE)
     if _total(response) == 0 and len(result.query.split()) > 1:
         result.strategy = MATCH
@@ -187,9 +200,9 @@ def _hit(raw: dict) -> Hit:
 # and alias swap, kept in PostgreSQL), so nothing stale is served whichever worker asks.
 
 
-def _cache_key(query: str, page: int) -> str:
+def _cache_key(query: str, page: int, gen: int) -> str:
     digest = hashlib.sha1(f"{query.lower()}\x00{page}".encode()).hexdigest()
-    return f"search:v1:{generation.current()}:{digest}"
+    return f"search:v1:{gen}:{digest}"
 
 
 def _to_cache(result: SearchResult) -> tuple:

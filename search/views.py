@@ -11,12 +11,12 @@ from search.client import safe_url
 from search.service import BadSearchRequest, SearchUnavailable, search, validate_page
 
 RETRY_AFTER_SECONDS = "30"
-_JSON_HTML_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
 
 def json_response(data: dict, *, status: int = 200) -> HttpResponse:
     """JSON with <, > and & escaped, so reflected input can never read as HTML (same JSON value)."""
-    body = json.dumps(data, ensure_ascii=False).translate(_JSON_HTML_ESCAPES)
+    # Three str.replace calls are several times faster than str.translate with a mapping.
+    body = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return HttpResponse(body, status=status, content_type="application/json")
 
 

@@ -65,3 +65,36 @@ def test_edit_in_one_process_is_visible_to_another_processs_cache(build_index):
     finally:
         worker.stdin.close()
         worker.wait(timeout=30)
+
+
+def test_word_cache_gives_the_same_answer_in_one_round_trip(db, build_index):
+    make_post("Firefox keyboard shortcuts", "Firefox shortcuts for tabs")
+    make_post("Writing a Firefox extension", "extension for the Firefox browser")
+    build_index()
+    cold = search("firefix extnsion", use_cache=False)
+    warm = search("firefix extnsion", use_cache=False)
+    assert not cold.word_cache_hit and cold.round_trips == 2
+    assert warm.word_cache_hit and warm.round_trips == 1
+    assert warm.alternatives == cold.alternatives
+    assert [h.id for h in warm.hits] == [h.id for h in cold.hits]
+    # Words are reused across queries: a new query made of cached words needs no suggest request.
+    mixed = search("extnsion firefix", use_cache=False)
+    assert mixed.word_cache_hit and "extension firefox" in [a.text for a in mixed.alternatives]
+
+
+def test_word_cache_round_trip_is_exact():
+    from search import wordcache
+
+    suggest = {"title_terms": [{"text": "firefix", "offset": 4, "length": 7, "options": [{"text": "firefox", "score": 0.86}]}],
+               "text_terms": [{"text": "the", "offset": 0, "length": 3, "options": []},
+                              {"text": "firefix", "offset": 4, "length": 7, "options": [{"text": "firefly", "score": 0.71}]}],
+               "comment_terms": []}
+    aggs = {"known_words": {"words": {"buckets": {"w0": {"doc_count": 900}, "w1": {"doc_count": 0}}}}}
+    wordcache.store("the firefix", suggest, aggs, generation=7, options={"a": 1}, seconds=60)
+    rebuilt = wordcache.lookup("the   firefix", generation=7, options={"a": 1}, seconds=60)
+    assert rebuilt is not None
+    got_suggest, got_aggs = rebuilt
+    assert got_aggs["known_words"]["words"]["buckets"] == {"w0": {"doc_count": 900}, "w1": {"doc_count": 0}}
+    assert got_suggest["title_terms"] == [{"text": "firefix", "offset": 6, "length": 7, "options": [{"text": "firefox", "score": 0.86}]}]
+    assert wordcache.lookup("the firefix", generation=8, options={"a": 1}, seconds=60) is None  # new generation
+    assert wordcache.lookup("the firefix", generation=7, options={"a": 2}, seconds=60) is None  # other options

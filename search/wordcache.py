@@ -1,0 +1,59 @@
+"""A cache of what the suggesters and the known-word counts said about each typed word.
+
+A term suggester treats every token on its own, and a word's document count does not depend on
+the other words, so both can be cached per word and reassembled for any query containing it.
+With every word of a query cached, the alternatives are known before any request is made and a
+misspelled query takes one round trip instead of two. Keys carry the index generation, like the
+result cache, so an index change invalidates them at once.
+"""
+import hashlib
+import json
+
+from django.core.cache import cache
+
+from search.suggestions import KNOWN_WORDS, SUGGESTER_FIELDS, words
+
+_VERSION = "w1"
+
+
+def _key(word: str, *, generation: int, options: dict) -> str:
+    digest = hashlib.sha1(f"{word.lower()}\x00{json.dumps(options, sort_keys=True)}".encode()).hexdigest()
+    return f"search:{_VERSION}:{generation}:{digest}"
+
+
+def lookup(query: str, *, generation: int, options: dict, seconds: int) -> tuple[dict, dict] | None:
+    """(suggest, aggregations) rebuilt for the whole query, or None unless every word is cached."""
+    spans = words(query)
+    if not spans or seconds <= 0:
+        return None
+    keys = [_key(w, generation=generation, options=options) for _, _, w in spans]
+    found = cache.get_many(keys)
+    if len(found) < len(keys):
+        return None
+    suggest = {f"{name}_terms": [] for name in SUGGESTER_FIELDS}
+    buckets = {}
+    for i, ((start, _, _), key) in enumerate(zip(spans, keys)):
+        count, entries = found[key]
+        buckets[f"w{i}"] = {"doc_count": count}
+        for name, word_entries in entries.items():
+            for text, offset, length, options_ in word_entries:
+                suggest[name].append({"text": text, "offset": start + offset, "length": length,
+                                      "options": [{"text": t, "score": s} for t, s in options_]})
+    return suggest, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
+
+
+def store(query: str, suggest: dict, aggregations: dict, *, generation: int, options: dict, seconds: int) -> None:
+    """Split a response's suggestions and counts by word and cache each word (compact tuples)."""
+    if seconds <= 0:
+        return
+    buckets = aggregations.get(KNOWN_WORDS, {}).get("words", {}).get("buckets", {})
+    values = {}
+    for i, (start, end, word) in enumerate(words(query)):
+        entries = {}
+        for name in suggest:
+            entries[name] = [
+                (e["text"], e["offset"] - start, e["length"], [(o["text"], o["score"]) for o in e.get("options", [])])
+                for e in suggest[name] if start <= e["offset"] < end
+            ]
+        values[_key(word, generation=generation, options=options)] = (buckets.get(f"w{i}", {}).get("doc_count", 0), entries)
+    cache.set_many(values, seconds)
