@@ -6,8 +6,6 @@ process stops trying for a short while (a small circuit breaker), so that a burs
 an outage costs one timeout, not one each.
 """
 import logging
-import threading
-import time
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -15,32 +13,13 @@ from django.db.models import F
 from django.utils import timezone
 from elasticsearch import ApiError, TransportError
 
+from search.breaker import Breaker
 from search.indexing import IndexingError, apply_changes
 from search.models import PendingChange
 
 log = logging.getLogger(__name__)
 
-BREAKER_SECONDS = 5.0
-
-
-class _Breaker:
-    def __init__(self):
-        self._open_until = 0.0
-        self._lock = threading.Lock()
-
-    def allows(self) -> bool:
-        return time.monotonic() >= self._open_until
-
-    def trip(self) -> None:
-        with self._lock:
-            self._open_until = time.monotonic() + BREAKER_SECONDS
-
-    def reset(self) -> None:
-        with self._lock:
-            self._open_until = 0.0
-
-
-breaker = _Breaker()
+breaker = Breaker(seconds=5.0)
 
 
 @dataclass

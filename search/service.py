@@ -17,6 +17,7 @@ from django.core.cache import cache
 from elasticsearch import ApiError, TransportError
 
 from search import generation, wordcache
+from search.breaker import Breaker
 from search.client import get_client
 from search.documents import alias_name
 from search.normalize import normalize_query
@@ -28,6 +29,10 @@ log = logging.getLogger(__name__)
 
 class SearchUnavailable(Exception):
     """Elasticsearch could not answer (down, slow, or the indices are missing)."""
+
+
+# After a connection failure or timeout, searches answer "unavailable" at once for a few seconds.
+breaker = Breaker(seconds=3.0)
 
 
 class BadSearchRequest(ValueError):
@@ -110,9 +115,12 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
             hit.cached = True
             hit.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
             return hit
+    if not breaker.allows():
+        raise SearchUnavailable("Elasticsearch failed moments ago; not retrying yet")
     try:
         _run(result, client or get_client(), gen)
     except TransportError as exc:  # connection refused, timeout
+        breaker.trip()
         log.warning("search unavailable: %s", exc)
         raise SearchUnavailable(str(exc)) from exc
     except ApiError as exc:

@@ -32,13 +32,15 @@ def search_test_prefix():
 
 @pytest.fixture(autouse=True)
 def fresh_cache_and_breaker():
-    from search import outbox
+    from search import outbox, service
 
     cache.clear()
     outbox.breaker.reset()
+    service.breaker.reset()
     yield
     cache.clear()
     outbox.breaker.reset()
+    service.breaker.reset()
 
 
 @pytest.fixture
@@ -64,6 +66,41 @@ def es_down(settings):
     settings.ELASTICSEARCH = {**original, "URL": "http://127.0.0.1:9", "TIMEOUT": 0.5}
     reset_client()
     yield
+    settings.ELASTICSEARCH = original
+    reset_client()
+
+
+@pytest.fixture
+def es_black_hole(settings):
+    """Elasticsearch "slow": a loopback server that accepts connections and never answers."""
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    held = []
+    stop = threading.Event()
+
+    def accept():
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    original = dict(settings.ELASTICSEARCH)
+    settings.ELASTICSEARCH = {**original, "URL": f"http://127.0.0.1:{listener.getsockname()[1]}"}
+    reset_client()
+    yield
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    listener.close()
     settings.ELASTICSEARCH = original
     reset_client()
 
