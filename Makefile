@@ -14,7 +14,7 @@ PYTEST_ARGS ?=
 export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
 export ELASTICSEARCH_URL ?= http://127.0.0.1:9200
 
-.PHONY: run test services stop venv setup bench relevance fuzz compose-check clean help
+.PHONY: run test services stop venv setup relevance bench-reindex bench-load fuzz compose-check clean help
 
 help:
 	@echo "make run      set up and serve the site on the sample corpus at http://$(HOST):$(PORT)"
@@ -46,7 +46,11 @@ run: setup
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: setup
+	bash devservices/browser.sh
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+fuzz: setup
+	FUZZ_EXAMPLES=10000 $(PY) -m pytest tests/test_fuzz.py -q -p no:randomly
 
 compose-check:
 	docker-compose -f docker-compose.yml config -q
@@ -62,3 +66,6 @@ bench-reindex: setup
 
 bench-load: setup
 	$(PY) bench/load.py
+
+bench-scale: setup
+	bash bench/scale.sh

@@ -92,8 +92,10 @@ def main():
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--queries", type=int, default=15, help="queries per kind in the mix")
-    parser.add_argument("--ports", default="8871,8872,8873")
+    parser.add_argument("--ports", default="8871", help="first port; the servers use consecutive ports")
     parser.add_argument("--label", default="", help="a note printed with the table (e.g. corpus size)")
+    parser.add_argument("--scale-database-url", help="also measure against this database (e.g. the 10x corpus) ...")
+    parser.add_argument("--scale-prefix", default="blog10x", help="... and this index prefix, in the same run")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk not found: install Debian's package (apt-get install wrk)")
@@ -108,21 +110,35 @@ def main():
         f = tmp / f"{abs(hash(label))}.txt"
         f.write_text("".join(f"{prefix}?{urlencode({'q': q.text})}\n" for q in queries))
         files[label] = f
-    ports = dict(zip(("nocache", "wordcache", "cache"), (int(p) for p in args.ports.split(","))))
+    candidates = list(CANDIDATES)
+    kinds = {"nocache": {}, "wordcache": {}, "cache": {}}
+    if args.scale_database_url:
+        scale = {"DATABASE_URL": args.scale_database_url, "SEARCH_INDEX_PREFIX": args.scale_prefix}
+        kinds.update({"nocache@scale": scale, "wordcache@scale": scale})
+        candidates += [("this search, no caches, scaled corpus", "nocache@scale", "/api/search/"),
+                       ("this search, word cache only, scaled corpus", "wordcache@scale", "/api/search/"),
+                       ("multi_match baseline, scaled corpus", "nocache@scale", "/api/baseline/multi_match/")]
+        for label, _, prefix in candidates[len(CANDIDATES):]:
+            f = tmp / f"{abs(hash(label))}.txt"
+            f.write_text("".join(f"{prefix}?{urlencode({'q': q.text})}\n" for q in queries))
+            files[label] = f
+    base_port = int(args.ports.split(",")[0])
+    ports = {name: base_port + i for i, name in enumerate(kinds)}
     servers = {}
     try:
         for name, port in ports.items():
-            servers[name] = start_server(port, server_env(name, extra={}), workers=args.workers, threads=args.threads)
+            env = server_env(name.split("@")[0], extra=kinds[name])
+            servers[name] = start_server(port, env, workers=args.workers, threads=args.threads)
         print(f"{len(queries)} distinct queries; gunicorn gthread {args.workers} workers x {args.threads} threads per server; "
               f"wrk 1 thread, {args.connections} connections, {args.seconds}s x {args.rounds} rounds per candidate", flush=True)
         # Warm-up: every path once (fills the cache of the cached server), then a short wrk run each.
-        for label, server, prefix in CANDIDATES:
+        for label, server, prefix in candidates:
             for path in files[label].read_text().splitlines():
                 urllib.request.urlopen(f"http://127.0.0.1:{ports[server]}{path}", timeout=10).read()
             run_wrk(f"http://127.0.0.1:{ports[server]}", files[label], seconds=2, connections=args.connections, offset=0)
-        results = {label: [] for label, *_ in CANDIDATES}
+        results = {label: [] for label, *_ in candidates}
         for r in range(args.rounds):
-            for label, server, prefix in CANDIDATES:  # interleaved
+            for label, server, prefix in candidates:  # interleaved
                 results[label].append(run_wrk(f"http://127.0.0.1:{ports[server]}", files[label], seconds=args.seconds,
                                               connections=args.connections, offset=r * 7))
             print(f"round {r + 1}/{args.rounds} done", flush=True)

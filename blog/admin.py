@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.db import models
 
 from blog.models import Comment, Post
 
@@ -12,6 +13,7 @@ class PostAdmin(admin.ModelAdmin):
     date_hierarchy = "pub_date"
     readonly_fields = ["body_text", "modified"]
     actions = ["publish", "unpublish"]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
     @admin.action(description="Publish selected posts")
     def publish(self, request, queryset):

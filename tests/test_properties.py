@@ -1,0 +1,78 @@
+"""Property-based tests (Hypothesis) of the pure query layer: whatever the input, the output is
+bounded, well formed, and never carries syntax that could reach a query_string or script."""
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from search.normalize import normalize_query
+from search.query import MATCH, MATCH_PHRASE, build_query, search_body
+from search.suggestions import Alternative, alternatives, known_words_aggregation, suggest_block
+
+ANY_TEXT = st.text(alphabet=st.characters(codec=None, exclude_categories=()), max_size=400)
+FORBIDDEN_KEYS = {"query_string", "simple_query_string", "script", "script_score", "regexp", "wildcard"}
+
+
+def keys_of(obj):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            yield from keys_of(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from keys_of(v)
+
+
+@given(ANY_TEXT, st.integers(1, 300), st.integers(1, 30))
+def test_normalize_is_bounded_clean_and_idempotent(raw, max_length, max_words):
+    out = normalize_query(raw, max_length=max_length, max_words=max_words)
+    assert len(out) <= max_length
+    assert len(out.split()) <= max_words
+    assert out == out.strip()
+    assert "  " not in out
+    assert all(ch.isprintable() or ch == " " for ch in out)
+    assert normalize_query(out, max_length=max_length, max_words=max_words) == out
+
+
+@st.composite
+def query_and_suggest(draw):
+    query = normalize_query(draw(ANY_TEXT), max_length=200, max_words=12) or "x"
+    suggest = {}
+    for name in ("title_terms", "text_terms", "comment_terms"):
+        entries = []
+        for _ in range(draw(st.integers(0, 4))):
+            offset = draw(st.integers(0, len(query) - 1))
+            length = draw(st.integers(1, len(query) - offset))
+            options = draw(st.lists(st.tuples(st.text(min_size=1, max_size=15), st.floats(0, 1)), max_size=4))
+            entries.append({"text": query[offset:offset + length].lower(), "offset": offset, "length": length,
+                            "options": [{"text": t, "score": s, "freq": 1} for t, s in options]})
+        suggest[name] = entries
+    return query, suggest
+
+
+@given(query_and_suggest(), st.integers(1, 6))
+@settings(max_examples=300)
+def test_alternatives_are_bounded_unique_and_above_the_floor(data, cap):
+    query, suggest = data
+    alts = alternatives(query, suggest, typed_score=1.1, floor=0.6, max_alternatives=cap, per_token=3)
+    assert alts[0] == Alternative(1.1, query, typed=True)
+    assert 1 <= len(alts) <= max(cap, 1)
+    assert all(0.6 <= a.score <= 1.0 and not a.typed for a in alts[1:])
+    lowered = [a.text.lower() for a in alts]
+    assert len(set(lowered)) == len(lowered)
+    assert [a.score for a in alts[1:]] == sorted((a.score for a in alts[1:]), reverse=True)
+
+
+@given(st.lists(st.tuples(st.floats(0.6, 1.1), ANY_TEXT), min_size=1, max_size=5), st.sampled_from([MATCH, MATCH_PHRASE]),
+       st.integers(1, 50))
+def test_query_dicts_are_plain_json_with_no_query_syntax(items, strategy, page):
+    alts = [Alternative(s, t, typed=i == 0) for i, (s, t) in enumerate(items)]
+    query = build_query(alts, strategy=strategy, title_boost=2.0, comment_boost=1.0)
+    body = search_body(query, page=page, page_size=10, fragment_size=160,
+                       suggest=suggest_block(items[0][1], options={"suggest_mode": "popular"}),
+                       aggs=known_words_aggregation(items[0][1]))
+    json.dumps(body)  # serializable as is
+    assert not FORBIDDEN_KEYS & set(keys_of(body))
+    boosts = [c[strategy]["title"]["boost"] for c in query["bool"]["should"] if "title" in c[strategy]]
+    assert all(b > 0 for b in boosts)
+    assert body["from"] == (page - 1) * 10
