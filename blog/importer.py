@@ -9,7 +9,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterator
 
 from django.core.management.color import no_style
 from django.db import connection, transaction
@@ -17,6 +17,7 @@ from django.utils.text import slugify
 
 from blog.models import Comment, Post
 from blog.text import html_to_text, sanitize_comment_html, summarize
+from common.batching import batched
 
 log = logging.getLogger(__name__)
 
@@ -157,16 +158,6 @@ def _upsert(model, objs: list, fields: list[str], report: Report) -> None:
     report.created += len(objs) - len(existing)
 
 
-def _batched(items: Iterable, size: int) -> Iterator[list]:
-    batch = []
-    for item in items:
-        batch.append(item)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
 
 def import_posts(path: Path, *, now: datetime, progress: Callable[[int], None] = lambda n: None) -> Report:
     report = Report()
@@ -188,7 +179,7 @@ def import_posts(path: Path, *, now: datetime, progress: Callable[[int], None] =
             post.slug = slugs.allocate(post)
             yield post
 
-    for batch in _batched(rows(), BATCH_SIZE):
+    for batch in batched(rows(), BATCH_SIZE):
         _upsert(Post, batch, POST_FIELDS, report)
     return report
 
@@ -220,7 +211,7 @@ def import_comments(path: Path, *, now: datetime, progress: Callable[[int], None
         if comment.parent_id is not None and comment.parent_id not in seen and comment.parent_id not in known_comments:
             report.problems.append(f"{path.name}:{lineno}: parent comment {comment.parent_id} does not exist, imported without a parent")
             comment.parent_id = None
-    for batch in _batched((c for _, c in pending), BATCH_SIZE):
+    for batch in batched((c for _, c in pending), BATCH_SIZE):
         _upsert(Comment, batch, COMMENT_FIELDS, report)
     return report
 

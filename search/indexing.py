@@ -20,6 +20,7 @@ from elasticsearch import ApiError, TransportError, helpers
 
 from blog.models import Comment, Post
 from blog.text import html_to_text
+from common.batching import batched
 from search import generation
 from search.client import get_client
 from search.documents import alias_name
@@ -228,17 +229,6 @@ def iter_index_actions(kind: str, index: str, *, modified_since: datetime | None
         yield index_action(index, kind, obj)
 
 
-def chunked(actions: Iterator[dict], size: int) -> Iterator[list[dict]]:
-    chunk = []
-    for action in actions:
-        chunk.append(action)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
 def parallel_load(client, actions: Iterator[dict], *, chunk_size: int, threads: int) -> Iterator[int]:
     """Send chunks of actions with `threads` bulk requests in flight; yields each chunk's size.
 
@@ -255,7 +245,7 @@ def parallel_load(client, actions: Iterator[dict], *, chunk_size: int, threads: 
 
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bulk") as pool:
         in_flight: deque = deque()
-        for chunk in chunked(actions, chunk_size):
+        for chunk in batched(actions, chunk_size):
             in_flight.append(pool.submit(send, chunk))
             if len(in_flight) >= threads * 2:
                 yield in_flight.popleft().result()
