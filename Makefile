@@ -14,7 +14,7 @@ PYTEST_ARGS ?=
 export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
 export ELASTICSEARCH_URL ?= http://127.0.0.1:9200
 
-.PHONY: run test services stop venv setup relevance bench-reindex bench-load fuzz compose-check clean help
+.PHONY: run test services stop venv setup relevance bench bench-reindex bench-load bench-scale fuzz compose-check clean help
 
 help:
 	@echo "make run      set up and serve the site on the sample corpus at http://$(HOST):$(PORT)"
@@ -63,6 +63,8 @@ relevance: setup
 
 bench-reindex: setup
 	$(PY) bench/reindex_bench.py
+
+bench: bench-reindex bench-scale
 
 bench-load: setup
 	$(PY) bench/load.py

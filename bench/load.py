@@ -94,6 +94,8 @@ def main():
     parser.add_argument("--queries", type=int, default=15, help="queries per kind in the mix")
     parser.add_argument("--ports", default="8871", help="first port; the servers use consecutive ports")
     parser.add_argument("--label", default="", help="a note printed with the table (e.g. corpus size)")
+    parser.add_argument("--redis-port", type=int, default=6391,
+                        help="start redis-server here (loopback) for the 'result cache in Redis' candidate; 0 to skip")
     parser.add_argument("--scale-database-url", help="also measure against this database (e.g. the 10x corpus) ...")
     parser.add_argument("--scale-prefix", default="blog10x", help="... and this index prefix, in the same run")
     args = parser.parse_args()
@@ -112,6 +114,17 @@ def main():
         files[label] = f
     candidates = list(CANDIDATES)
     kinds = {"nocache": {}, "wordcache": {}, "cache": {}}
+    redis = None
+    if args.redis_port and shutil.which("redis-server"):
+        redis = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(args.redis_port), "--save", "",
+                                  "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        kinds["cache@redis"] = {"REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/0"}
+        candidates.insert(3, ("this search, result cache in Redis", "cache@redis", "/api/search/"))
+        f = tmp / "redis.txt"
+        f.write_text(files["this search, result cache"].read_text())
+        files["this search, result cache in Redis"] = f
+    elif args.redis_port:
+        print("redis-server not found: the Redis candidate is skipped (apt-get install redis-server)")
     if args.scale_database_url:
         scale = {"DATABASE_URL": args.scale_database_url, "SEARCH_INDEX_PREFIX": args.scale_prefix}
         kinds.update({"nocache@scale": scale, "wordcache@scale": scale})
@@ -145,6 +158,9 @@ def main():
     finally:
         for proc in servers.values():
             stop_server(proc)
+        if redis is not None:
+            redis.terminate()  # the redis-server this run started, by its PID
+            redis.wait(timeout=30)
         shutil.rmtree(tmp, ignore_errors=True)
 
     base = statistics.median(x["p50"] for x in results["multi_match baseline"])
