@@ -74,3 +74,17 @@ def test_post_url_matches_reverse_for_unicode_slugs():
 
     for slug in ("plain-slug", "café-crème", "日本語", "a_b-9"):
         assert post_url(slug) == reverse("blog:post", kwargs={"slug": slug})
+
+
+def test_csrf_protection_is_on(admin_user):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/admin/login/", {"username": "admin", "password": "password"})
+    assert response.status_code == 403  # no CSRF token
+    client.force_login(admin_user)
+    post = make_post("Not to be unpublished by a forged request")
+    response = client.post("/admin/blog/post/", {"action": "unpublish", "_selected_action": [post.pk]})
+    assert response.status_code == 403
+    post.refresh_from_db()
+    assert post.published
