@@ -52,7 +52,7 @@ def main():
             results[label].append(run_once(env))
         print(f"round {r + 1}/{args.rounds} done", flush=True)
     base = statistics.median(d / s for d, s, _ in results[CANDIDATES[0][0]])
-    print(f"\n| candidate | docs | median docs/s (whole command) | vs default | median peak RSS |")
+    print("\n| candidate | docs | median docs/s (whole command) | vs default | median peak RSS |")
     print("| --- | --- | --- | --- | --- |")
     for label, runs in results.items():
         rate = statistics.median(d / s for d, s, _ in runs)

@@ -8,7 +8,6 @@ overall, for: this search, plain multi_match, multi_match with fuzziness AUTO, a
 full-text search. --tune compares term suggester settings for this search only.
 """
 import argparse
-import itertools
 import os
 import sys
 from collections import defaultdict

@@ -1,6 +1,5 @@
 import sys
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
