@@ -145,7 +145,7 @@ SEARCH = {
     "KNOWN_WORD_MIN_DOCS": 3,
     # Term suggester options, chosen by measurement (bench/relevance.py); see the README.
     "SUGGESTER": {
-        "suggest_mode": "popular",
+        "suggest_mode": "missing",
         "sort": "score",
         "min_word_length": 3,
         "prefix_length": 0,
