@@ -163,6 +163,11 @@ SEARCH = {
     "CACHE_SECONDS": env_int("SEARCH_CACHE_SECONDS", 300),
     # Per-word suggestion cache seconds (same invalidation); 0 disables it.
     "WORD_CACHE_SECONDS": env_int("SEARCH_WORD_CACHE_SECONDS", 3600),
+    # Elasticsearch failures: searches answer 503 at once for this long after one (then try again),
+    # after-commit syncs leave changes in the outbox for this long; Retry-After of the 503 pages.
+    "SEARCH_BREAKER_SECONDS": 3.0,
+    "SYNC_BREAKER_SECONDS": 5.0,
+    "RETRY_AFTER_SECONDS": 30,
     # Who may see ?debug-search: "all", "staff" or "off".
     "DEBUG_TABLE": env_str("SEARCH_DEBUG_TABLE", "all" if DEBUG else "staff"),
     # /api/baseline/<name>/: the searches we are measured against, for bench/load.py only.

@@ -7,10 +7,13 @@ is tried again once the pause is over: no restart needed when it comes back.
 import threading
 import time
 
+from django.conf import settings
+
 
 class Breaker:
-    def __init__(self, seconds: float):
-        self.seconds = seconds
+    def __init__(self, setting: str):
+        """`setting` names the pause, in seconds, in settings.SEARCH (read at each trip)."""
+        self.setting = setting
         self._open_until = 0.0
         self._lock = threading.Lock()
 
@@ -19,7 +22,7 @@ class Breaker:
 
     def trip(self) -> None:
         with self._lock:
-            self._open_until = time.monotonic() + self.seconds
+            self._open_until = time.monotonic() + float(settings.SEARCH[self.setting])
 
     def reset(self) -> None:
         with self._lock:

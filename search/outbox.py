@@ -19,7 +19,7 @@ from search.models import PendingChange
 
 log = logging.getLogger(__name__)
 
-breaker = Breaker(seconds=5.0)
+breaker = Breaker("SYNC_BREAKER_SECONDS")
 
 
 @dataclass

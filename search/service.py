@@ -32,7 +32,7 @@ class SearchUnavailable(Exception):
 
 
 # After a connection failure or timeout, searches answer "unavailable" at once for a few seconds.
-breaker = Breaker(seconds=3.0)
+breaker = Breaker("SEARCH_BREAKER_SECONDS")
 
 
 class BadSearchRequest(ValueError):

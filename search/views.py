@@ -10,7 +10,6 @@ from search import health
 from search.client import safe_url
 from search.service import BadSearchRequest, SearchUnavailable, search, validate_page
 
-RETRY_AFTER_SECONDS = "30"
 
 
 def json_response(data: dict, *, status: int = 200) -> HttpResponse:
@@ -40,7 +39,7 @@ def results(request):
         return render(request, "search/results.html", context, status=400)
     except SearchUnavailable:
         response = render(request, "search/unavailable.html", context, status=503)
-        response["Retry-After"] = RETRY_AFTER_SECONDS
+        response["Retry-After"] = str(settings.SEARCH["RETRY_AFTER_SECONDS"])
         return response
     context.update(result=result, query=result.query)
     if context["debug"]:
@@ -65,7 +64,7 @@ def api(request):
         return json_response({"error": str(exc)}, status=400)
     except SearchUnavailable:
         response = json_response({"error": "search is temporarily unavailable"}, status=503)
-        response["Retry-After"] = RETRY_AFTER_SECONDS
+        response["Retry-After"] = str(settings.SEARCH["RETRY_AFTER_SECONDS"])
         return response
     return json_response({
         "query": result.query,

@@ -88,3 +88,10 @@ def test_csrf_protection_is_on(admin_user):
     assert response.status_code == 403
     post.refresh_from_db()
     assert post.published
+
+
+def test_404_page_in_production(client, settings):
+    settings.DEBUG = False
+    response = client.get("/post/does-not-exist/")
+    assert response.status_code == 404
+    assert "Page not found" in response.content.decode() and 'name="q"' in response.content.decode()
