@@ -38,7 +38,7 @@ setup: venv services
 	$(PY) manage.py migrate --noinput -v 0
 
 run: setup
-	@if [ "$$($(PY) manage.py shell -c 'from blog.models import Post; print(Post.objects.exists())')" = "False" ]; then \
+	@if [ "$$($(PY) manage.py shell --no-imports -v 0 -c 'from blog.models import Post; print(Post.objects.exists())' | tail -1)" = "False" ]; then \
 	  if [ -f "$(CORPUS)/posts.ndjson" ]; then $(PY) manage.py import_corpus "$(CORPUS)"; \
 	  else echo "No corpus at $(CORPUS): loading the bundled demo data"; $(PY) manage.py import_corpus $(DEMO_DATA); fi; \
 	  $(PY) manage.py reindex; \
