@@ -105,7 +105,7 @@ def test_future_post_is_indexed_when_its_time_comes(es, live):
     assert post.pk in ids_in(es, "posts")
 
 
-def test_saves_succeed_while_elasticsearch_is_down_and_nothing_is_lost(es, live, es_down, settings):
+def test_saves_succeed_while_elasticsearch_is_down_and_nothing_is_lost(es, live, es_down):
     with live():
         post = make_post("Written during the outage", "outage body")
         comment = make_comment(post, "comment during outage")
@@ -119,7 +119,7 @@ def test_saves_succeed_while_elasticsearch_is_down_and_nothing_is_lost(es, live,
     assert PendingChange.objects.filter(attempts__gte=1).exists()
 
     # Elasticsearch is back: `reindex --pending` applies everything.
-    restore_client(settings)
+    restore_client()
     call_command("reindex", "--pending")
     assert PendingChange.objects.count() == 0
     refresh(es)
@@ -127,25 +127,25 @@ def test_saves_succeed_while_elasticsearch_is_down_and_nothing_is_lost(es, live,
     assert comment.pk in ids_in(es, "comments")
 
 
-def test_next_successful_sync_applies_the_backlog(es, live, es_down, settings):
+def test_next_successful_sync_applies_the_backlog(es, live, es_down):
     with live():
         stranded = make_post("Stranded by the outage")
     assert PendingChange.objects.filter(object_id=stranded.pk).exists()
-    restore_client(settings)
+    restore_client()
     with live():
         make_post("Saved after recovery")
     assert PendingChange.objects.count() == 0
     assert stranded.pk in ids_in(es, "posts")
 
 
-def restore_client(settings):
-    """Undo es_down inside a test (the fixture restores it again at teardown)."""
-    from django.conf import settings as live_settings
+def restore_client():
+    """Undo es_down inside a test (the fixture restores the original settings at teardown)."""
+    from django.conf import settings
 
     from search import outbox
     from search.client import reset_client
 
-    live_settings.ELASTICSEARCH = {**live_settings.ELASTICSEARCH, "URL": _real_url(), "TIMEOUT": 2.0}
+    settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "URL": _real_url(), "TIMEOUT": 2.0}
     reset_client()
     outbox.breaker.reset()
 
