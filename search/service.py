@@ -106,7 +106,10 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
     if not query:
         return result
     key = None
-    gen = generation.current()
+    # Both caches key their entries by the index generation (one PostgreSQL read); with both
+    # switched off nothing needs it.
+    caching = conf["CACHE_SECONDS"] > 0 or conf["WORD_CACHE_SECONDS"] > 0
+    gen = generation.current() if caching else 0
     if use_cache and conf["CACHE_SECONDS"] > 0:
         key = _cache_key(query, page, gen)
         cached = cache.get(key)

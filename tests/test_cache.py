@@ -98,3 +98,12 @@ def test_word_cache_round_trip_is_exact():
     assert got_suggest["title_terms"] == [{"text": "firefix", "offset": 6, "length": 7, "options": [{"text": "firefox", "score": 0.86}]}]
     assert wordcache.lookup("the firefix", generation=8, options={"a": 1}, seconds=60) is None  # new generation
     assert wordcache.lookup("the firefix", generation=7, options={"a": 2}, seconds=60) is None  # other options
+
+
+def test_no_generation_read_when_both_caches_are_off(db, build_index, settings, django_assert_num_queries):
+    make_post("Uncached zeppelin post")
+    build_index()
+    settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0, "WORD_CACHE_SECONDS": 0}
+    with django_assert_num_queries(0):
+        result = search("zeppelin")
+    assert result.hits[0].title == "Uncached zeppelin post" and not result.cached
