@@ -141,8 +141,14 @@ SEARCH = {
     "MIN_SUGGESTION_SCORE": 0.6,
     "MAX_ALTERNATIVES": 5,
     "MAX_OPTIONS_PER_WORD": 3,
+    # The typo model ranking a word's options (search/suggestions.py): what each kind of edit costs.
+    "TYPO_COSTS": {"substitute": 1.0, "adjacent_key": 0.75, "vowel": 0.8, "insert_delete": 0.85, "doubled": 0.6,
+                   "transpose": 0.7, "first_letter": 0.1},
     # A typed word found in at least this many documents is not corrected (someone's rare typo is).
     "KNOWN_WORD_MIN_DOCS": 3,
+    # Keeping a typed word that fewer documents hold scores this (a word no document holds: the
+    # floor, MIN_SUGGESTION_SCORE), when several words are corrected together.
+    "KEEP_PRESENT_SCORE": 0.9,
     # Term suggester options, chosen by measurement (bench/relevance.py); see the README.
     "SUGGESTER": {
         "suggest_mode": "missing",
@@ -152,9 +158,22 @@ SEARCH = {
         "max_edits": 2,
         "size": 3,
     },
-    # Query boosts: the title weighs TITLE_BOOST times the text; comments weigh like the text.
+    # Ranking tiers (search/query.py): tier -> constant score, powers of two so that a higher tier
+    # always wins; inside a tier BM25 (title weighing TITLE_BOOST times the text) scaled by
+    # RELEVANCE_WEIGHT breaks ties without crossing tiers.
+    "TIERS": {
+        "title.exact.phrase": 64,
+        "title.stem.phrase": 32,
+        "title.exact.words": 16,
+        "title.stem.words": 8,
+        "body.exact.phrase": 4,
+        "body.stem.phrase": 2,
+        "all.words": 1,
+    },
     "TITLE_BOOST": 2.0,
-    "COMMENT_BOOST": 1.0,
+    "RELEVANCE_WEIGHT": 0.01,
+    # Stemmer of the matching analyzer ("stemmer" filter language), chosen by measurement.
+    "STEMMER": env_str("SEARCH_STEMMER", "porter"),
     # Results.
     "PAGE_SIZE": 10,
     "MAX_PAGE": 50,

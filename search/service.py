@@ -21,8 +21,9 @@ from search.breaker import Breaker
 from search.client import get_client
 from search.documents import alias_name
 from search.normalize import normalize_query
-from search.query import MATCH, MATCH_PHRASE, boosts, build_query, matched_alternative, search_body
-from search.suggestions import Alternative, alternatives, known_spans, known_words_aggregation, suggest_block
+from search.query import MATCH, MATCH_PHRASE, PHRASE_TIERS, boosts, build_query, matched_alternative, matched_tier, search_body
+from search.suggestions import (Alternative, alternatives, in_code_points, known_spans, known_words_aggregation,
+                                suggest_block)
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ class Hit:
     snippet_html: str  # highlighted, HTML-escaped by Elasticsearch
     pub_date: str = ""
     author: str = ""
+    tier: str = ""  # the best tier of the query it reached (search/query.py), for the debug table
 
 
 @dataclass
@@ -143,8 +145,9 @@ def _run(result: SearchResult, client, gen: int) -> None:
     indices = f"{alias_name('posts')},{alias_name('comments')}"
     typed = [Alternative(conf["TYPED_SCORE"], result.query, typed=True)]
 
-    def request(alts: list[Alternative], strategy: str, **extra) -> dict:
-        query = build_query(alts, strategy=strategy, title_boost=conf["TITLE_BOOST"], comment_boost=conf["COMMENT_BOOST"])
+    def request(alts: list[Alternative], **extra) -> dict:
+        query = build_query(alts, title_boost=conf["TITLE_BOOST"], relevance_weight=conf["RELEVANCE_WEIGHT"],
+                            tiers=conf["TIERS"])
         body = search_body(query, page=result.page, page_size=conf["PAGE_SIZE"],
                            fragment_size=conf["HIGHLIGHT_FRAGMENT_SIZE"], **extra)
         response = client.search(index=indices, **body).body
@@ -157,28 +160,32 @@ def _run(result: SearchResult, client, gen: int) -> None:
     response = None
     cached_words = wordcache.lookup(result.query, generation=gen, options=options, seconds=word_seconds)
     if cached_words is None:
-        response = request(typed, MATCH_PHRASE, suggest=suggest_block(result.query, options=options),
+        response = request(typed, suggest=suggest_block(result.query, options=options),
                            aggs=known_words_aggregation(result.query))
-        suggest, aggregations = response.get("suggest", {}), response.get("aggregations", {})
+        suggest = in_code_points(result.query, response.get("suggest", {}))
+        aggregations = response.get("aggregations", {})
         wordcache.store(result.query, suggest, aggregations, generation=gen, options=options, seconds=word_seconds)
     else:
         suggest, aggregations = cached_words
         result.word_cache_hit = True
     result.alternatives = alternatives(
         result.query, suggest, typed_score=conf["TYPED_SCORE"], floor=conf["MIN_SUGGESTION_SCORE"],
-        max_alternatives=conf["MAX_ALTERNATIVES"], per_token=conf["MAX_OPTIONS_PER_WORD"],
+        max_alternatives=conf["MAX_ALTERNATIVES"], per_token=conf["MAX_OPTIONS_PER_WORD"], costs=conf["TYPO_COSTS"],
         known=known_spans(result.query, aggregations, min_docs=conf["KNOWN_WORD_MIN_DOCS"]),
+        present=known_spans(result.query, aggregations, min_docs=1), keep_present=conf["KEEP_PRESENT_SCORE"],
     )
     if response is None or len(result.alternatives) > 1:
-        response = request(result.alternatives, MATCH_PHRASE)
-    if _total(response) == 0 and len(result.query.split()) > 1:
-        result.strategy = MATCH
-        response = request(result.alternatives, MATCH)
-    result.boosts = boosts(result.alternatives, title_boost=conf["TITLE_BOOST"], comment_boost=conf["COMMENT_BOOST"])
+        response = request(result.alternatives)
+    result.boosts = boosts(result.alternatives, tiers=conf["TIERS"])
     result.total = _total(response)
-    result.hits = [_hit(h) for h in response["hits"]["hits"]]
-    if response["hits"]["hits"]:
-        best = matched_alternative(response["hits"]["hits"][0])
+    raw_hits = response["hits"]["hits"]
+    result.hits = [_hit(h) for h in raw_hits]
+    for hit, raw in zip(result.hits, raw_hits):
+        hit.tier = matched_tier(raw) or ""
+    if raw_hits:
+        top = raw_hits[0]
+        result.strategy = MATCH_PHRASE if matched_tier(top) in PHRASE_TIERS else MATCH
+        best = matched_alternative(top)
         if best:  # neither None nor 0 (what was typed)
             result.showing_for = result.alternatives[best].text
 
@@ -221,17 +228,16 @@ def _to_cache(result: SearchResult) -> tuple:
     return (
         result.query, result.page, result.page_size, result.strategy,
         tuple((a.score, a.text, a.typed) for a in result.alternatives),
-        tuple(tuple(b.values()) for b in result.boosts),
         tuple(tuple(asdict(h).values()) for h in result.hits),
         result.total, result.took_ms, result.round_trips, result.showing_for,
     )
 
 
 def _from_cache(value: tuple) -> SearchResult:
-    query, page, page_size, strategy, alts, boost_rows, hits, total, took, trips, showing_for = value
+    query, page, page_size, strategy, alts, hits, total, took, trips, showing_for = value
+    alternatives_ = [Alternative(*a) for a in alts]
     return SearchResult(
-        query=query, page=page, page_size=page_size, strategy=strategy,
-        alternatives=[Alternative(*a) for a in alts],
-        boosts=[dict(zip(("title", "text", "comment"), b)) for b in boost_rows],
+        query=query, page=page, page_size=page_size, strategy=strategy, alternatives=alternatives_,
+        boosts=boosts(alternatives_, tiers=settings.SEARCH["TIERS"]),
         hits=[Hit(*h) for h in hits], total=total, took_ms=took, round_trips=trips, showing_for=showing_for,
     )

@@ -43,7 +43,8 @@ def results(request):
         return response
     context.update(result=result, query=result.query)
     if context["debug"]:
-        context["debug_rows"] = list(zip(result.alternatives, result.boosts))
+        context["debug_tiers"] = list(settings.SEARCH["TIERS"])
+        context["debug_rows"] = [(alt, [b[t] for t in context["debug_tiers"]]) for alt, b in zip(result.alternatives, result.boosts)]
         context["debug_json"] = json.dumps(result.requests, indent=2, ensure_ascii=False)
         context["elasticsearch_url"] = safe_url(settings.ELASTICSEARCH["URL"])
     return render(request, "search/results.html", context)
