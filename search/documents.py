@@ -8,6 +8,8 @@ Every analysis component named here exists under the same name in the full Elast
 distribution, so the mappings run unchanged on the official Docker image; the development node
 gets them from devservices/es-plugin.
 """
+import hashlib
+import json
 from datetime import datetime, timezone
 
 from django.conf import settings
@@ -106,6 +108,17 @@ def index_definition(kind: str, name: str) -> Index:
     return index
 
 
+def schema_id(kind: str) -> str:
+    """A digest of what a kind's index is made of (analysis and mapping): it changes whenever a
+    release changes them, and is kept in the index's mapping `_meta`, so that `reindex
+    --if-missing` can tell an index built by an older release from a current one."""
+    body = index_definition(kind, "any").to_dict()
+    body.get("settings", {}).pop("number_of_replicas", None)  # operational, not schema
+    return hashlib.sha1(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def index_body(kind: str, name: str) -> dict:
     """The create-index request body, as a plain dict."""
-    return index_definition(kind, name).to_dict()
+    body = index_definition(kind, name).to_dict()
+    body.setdefault("mappings", {})["_meta"] = {"schema": schema_id(kind)}
+    return body

@@ -33,6 +33,7 @@ Clauses are named `alt<i>.<tier>` (names must be unique: Elasticsearch keeps one
 a hit tells which alternative and which tier it matched (the debug table and "Showing results for").
 """
 import re
+import unicodedata
 
 from search.stopwords import is_stop_word
 from search.suggestions import Alternative
@@ -50,6 +51,15 @@ TIER_NAMES = ("title.exact.phrase", "title.stem.phrase", "title.exact.words", "t
 SOME_WORDS = "some.words"
 PHRASE_TIERS = frozenset(t for t in TIER_NAMES if t.endswith(".phrase"))
 _ORDER = {name: i for i, name in enumerate(TIER_NAMES + (SOME_WORDS,))}
+
+
+def without_symbols(text: str) -> str:
+    """The text with emoji and other symbols blanked out: the tokenizer makes tokens of them, which no
+    phrase of the blog continues ("🔥 firefox extension" would match no title as a phrase)."""
+    if text.isascii():
+        return text
+    return " ".join("".join(" " if unicodedata.category(ch) in ("So", "Sk") or "\ufe00" <= ch <= "\ufe0f" else ch
+                            for ch in text).split())
 
 
 def without_stop_words(text: str) -> str:
@@ -94,8 +104,11 @@ def build_query(alternatives: list[Alternative], *, tiers: dict, title_boost: fl
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
     relevance = []
     for i, (alt, w) in enumerate(zip(alternatives, weights(alternatives))):
-        words = without_stop_words(alt.text)
-        for tier, clause in _tier_clauses(alt.text, words).items():
+        text = without_symbols(alt.text)
+        if not text:
+            continue
+        words = without_stop_words(text)
+        for tier, clause in _tier_clauses(text, words).items():
             if tier not in tiers:
                 continue
             by_tier[tier].append({"constant_score": {"filter": clause, "boost": round(tiers[tier] * w, 4),
@@ -124,6 +137,10 @@ def search_body(query: dict, *, page: int, page_size: int, fragment_size: int, s
         "from": (page - 1) * page_size,
         "size": page_size,
         "_source": SOURCE_FIELDS,
+        # Equal scores (several titles in the same tier) go newest first, and always in the same
+        # order: Lucene would otherwise break ties by the order in which a rebuild loaded them.
+        "sort": ["_score", {"pub_date": {"order": "desc"}}],
+        "track_scores": True,
         "highlight": {
             "encoder": "html",
             "pre_tags": ["<mark>"],

@@ -20,7 +20,7 @@ from elasticsearch import NotFoundError, helpers
 
 from search import generation, outbox
 from search.client import bulk_client, get_client
-from search.documents import KINDS, alias_name, index_body, index_pattern, new_index_name
+from search.documents import KINDS, alias_name, index_body, index_pattern, new_index_name, schema_id
 from search.indexing import delete_action, forget_aliases, iter_index_actions, parallel_load, querysets, run_bulk
 from search.models import PendingChange
 
@@ -204,3 +204,16 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
 def indices_exist() -> bool:
     client = get_client()
     return all(aliased_indices(client, kind) for kind in KINDS)
+
+
+def outdated_kinds() -> list[str]:
+    """Kinds whose live index was built with another analysis or mapping than this release's
+    (search/documents.schema_id): they must be rebuilt before searches use the new fields."""
+    client = get_client()
+    outdated = []
+    for kind in KINDS:
+        names = aliased_indices(client, kind)
+        mappings = client.indices.get_mapping(index=names).body if names else {}
+        if any(m["mappings"].get("_meta", {}).get("schema") != schema_id(kind) for m in mappings.values()):
+            outdated.append(kind)
+    return outdated
