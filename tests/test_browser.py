@@ -311,3 +311,19 @@ def test_opensearch_description_from_the_link(page, site):
     response = page.request.get(site["url"] + href)
     assert response.headers["content-type"].startswith("application/opensearchdescription+xml")
     assert f'template="{site["url"]}/search/?q={{searchTerms}}"' in response.text()
+
+
+def test_admin_works_under_the_policy(page, live_server, admin_user):
+    """Django's admin needs no inline code either (the page fixture fails on any CSP violation)."""
+    from tests.factories import make_post
+
+    post = make_post("Edited under the policy")
+    page.goto(live_server.url + "/admin/login/")
+    page.fill("#id_username", admin_user.username)
+    page.fill("#id_password", "password")
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/")
+    for path in ("/admin/blog/post/", f"/admin/blog/post/{post.pk}/change/", "/admin/blog/comment/"):
+        page.goto(live_server.url + path)
+        assert page.locator("#content h1, #content h2").count() >= 1
+    assert csp_violations(page) == []
