@@ -198,5 +198,6 @@
     if (opt) highlight(Array.prototype.indexOf.call(options(), opt));
   });
   input.addEventListener("blur", close);
+  window.addEventListener("pageshow", close);  // back from a result: no list left open from before
   input.addEventListener("focus", function () { if (input.value.trim() === lastQuery) open(); });
 })();

@@ -196,7 +196,8 @@ def test_typing_is_debounced(page, site):
     page.locator("#search-input").press_sequentially("firefix", delay=20)
     page.locator(OPTIONS).first.wait_for(state="visible")
     page.wait_for_timeout(300)
-    assert 1 <= len(sent) <= 2 and sent[-1].endswith("q=firefix")  # not one request per keystroke
+    # Seven keystrokes 20 ms apart: one request (a stalled, shared machine may split them once or twice).
+    assert 1 <= len(sent) <= 3 and sent[-1].endswith("q=firefix")
 
 
 def test_a_late_answer_to_an_older_query_is_dropped(page, site):
