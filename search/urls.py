@@ -6,6 +6,8 @@ app_name = "search"
 urlpatterns = [
     path("search/", views.results, name="results"),
     path("api/search/", views.api, name="api"),
+    path("api/suggest/", views.suggest, name="suggest"),
+    path("opensearch.xml", views.opensearch, name="opensearch"),
     path("healthz", views.healthz, name="healthz"),
     path("api/baseline/<str:name>/", baseline_views.baseline, name="baseline"),
 ]

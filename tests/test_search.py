@@ -166,7 +166,7 @@ def test_debug_table(client, corpus):
     html = client.get(RESULTS, {"q": "firefix", "debug-search": ""}).content.decode()
     assert 'id="debug-table"' in html
     for text in ("match_phrase", "Elasticsearch round trips", "total time", "&quot;match_phrase&quot;",
-                 "<th>title.exact.phrase</th>", "<th>body.stem.phrase</th>", "<th>tier reached</th>"):
+                 ">title.exact.phrase</th>", ">body.stem.phrase</th>", ">tier reached</th>"):
         assert text in html
     # Per alternative: typed or corrected, and the constant score of each tier of its clauses.
     rows = re.findall(r"<tr><td>(\d)</td><td>([^<]*)</td><td>(typed|corrected)</td><td>[\d.]+</td>\s*<td>([\d.]+)</td>", html)
