@@ -20,6 +20,7 @@ from elasticsearch import NotFoundError, helpers
 
 from search import generation, outbox
 from search.client import bulk_client, get_client
+from search.cluster import wait_until_ready
 from search.documents import KINDS, alias_name, index_body, index_pattern, new_index_name, schema_id
 from search.indexing import delete_action, forget_aliases, iter_index_actions, parallel_load, querysets, run_bulk
 from search.models import PendingChange
@@ -170,6 +171,7 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
                 finally:
                     if bar:
                         bar.close()
+            wait_until_ready(client, list(new.values()))  # never swap to an index whose copies are not all there yet
         except BaseException:
             # The aliases were not touched; drop what was half built (the next run would too).
             for index in new.values():
