@@ -159,6 +159,7 @@ SEARCH = {
     # `reindex` swaps the aliases only once the new indices are green (yellow when the cluster has
     # too few data nodes to place the replicas); it gives up, aliases untouched, after this long.
     "READY_TIMEOUT_SECONDS": env_float("SEARCH_READY_TIMEOUT", 120.0),
+    "READY_POLL_SECONDS": 0.25,
     # Bulk indexing.
     "BULK_CHUNK_SIZE": env_int("SEARCH_BULK_CHUNK_SIZE", 1000),
     "BULK_THREADS": env_int("SEARCH_BULK_THREADS", 2),

@@ -5,6 +5,7 @@ new index whose replicas are still copying would leave searches on a single copy
 a node went away meanwhile).
 """
 import logging
+import time
 
 from django.conf import settings
 
@@ -26,22 +27,27 @@ def wanted_status(client) -> str:
 
 
 def wait_until_ready(client, indices: list[str], *, timeout: float | None = None) -> str:
-    """Block until `indices` are at least yellow (green when replicas can be placed).
+    """Block until `indices` are at least yellow (green when replicas can be placed), with no shard
+    copy still initializing. Returns the status reached; raises IndicesNotReady after `timeout`
+    seconds (default SEARCH["READY_TIMEOUT_SECONDS"]).
 
-    Returns the status reached; raises IndicesNotReady after `timeout` seconds (default
-    SEARCH["READY_TIMEOUT_SECONDS"]).
+    Polls instead of using the health API's wait_for_status: that answers a timeout with HTTP 408,
+    which the client's node pool would count as a failed node.
     """
-    timeout = settings.SEARCH["READY_TIMEOUT_SECONDS"] if timeout is None else timeout
+    conf = settings.SEARCH
+    timeout = conf["READY_TIMEOUT_SECONDS"] if timeout is None else timeout
     want = wanted_status(client)
-    health = client.options(request_timeout=timeout + 10).cluster.health(
-        index=",".join(indices), wait_for_status=want, timeout=f"{max(int(timeout * 1000), 1)}ms",
-        wait_for_no_initializing_shards=True)
-    if health["timed_out"] or health["status"] not in (want, "green"):
-        raise IndicesNotReady(f"{', '.join(indices)} still {health['status']} after {timeout:g}s (waiting for {want}; "
-                              f"{health['unassigned_shards']} shard copies unassigned, "
-                              f"{health['initializing_shards']} initializing)")
-    log.info("new indices %s are %s", ", ".join(indices), health["status"])
-    return health["status"]
+    deadline = time.monotonic() + timeout
+    while True:
+        health = client.cluster.health(index=",".join(indices))
+        if health["status"] in (want, "green") and not health["initializing_shards"]:
+            log.info("new indices %s are %s", ", ".join(indices), health["status"])
+            return health["status"]
+        if time.monotonic() >= deadline:
+            raise IndicesNotReady(f"{', '.join(indices)} still {health['status']} after {timeout:g}s (waiting for {want}; "
+                                  f"{health['unassigned_shards']} shard copies unassigned, "
+                                  f"{health['initializing_shards']} initializing)")
+        time.sleep(conf["READY_POLL_SECONDS"])
 
 
 def summary(client) -> dict:
