@@ -14,18 +14,18 @@ import argparse
 import json
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.servers import ServerError, start_gunicorn, start_redis, stop_process_group  # noqa: E402
 
 CANDIDATES = [  # label, server, path prefix
     ("this search, no caches", "nocache", "/api/search/"),
@@ -49,38 +49,34 @@ def server_env(name: str, *, extra: dict) -> dict:
 
 
 def start_server(port: int, env: dict, *, workers: int, threads: int) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-           "--workers", str(workers), "--threads", str(threads), "--worker-class", "gthread",
-           "--log-level", "warning", "--keep-alive", "5"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
-            return proc
-        except Exception:  # noqa: BLE001 - not up yet
-            if proc.poll() is not None:
-                sys.exit(f"gunicorn exited: {proc.stderr.read().decode()[-2000:]}")
-            time.sleep(0.2)
-    stop_server(proc)
-    sys.exit("gunicorn did not become healthy (is the corpus indexed? run `make run` once)")
+    try:
+        return start_gunicorn(port, env, workers=workers, threads=threads)
+    except ServerError as exc:
+        sys.exit(f"{exc} (is the corpus indexed? run `make run` once)")
 
 
-def stop_server(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)  # the group we started: gunicorn master and its workers
-        proc.wait(timeout=30)
+def run_wrk(urls: list[str], paths_file: Path, *, seconds: int, connections: int, offset: int) -> dict:
+    """Drive the servers at `urls` at once, one wrk each, the connections shared out between them.
 
-
-def run_wrk(url: str, paths_file: Path, *, seconds: int, connections: int, offset: int) -> dict:
-    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s",
-                          "-s", str(ROOT / "bench" / "mix.lua"), url, "--", str(paths_file), str(offset)],
-                         capture_output=True, text=True, timeout=seconds + 60)
-    line = next((l for l in out.stdout.splitlines() if l.startswith("RESULT ")), None)
-    if line is None:
-        sys.exit(f"wrk failed: {out.stdout}\n{out.stderr}")
-    r = json.loads(line[len("RESULT "):])
-    r["rps"] = r["requests"] / (r["duration_us"] / 1e6)
-    return r
+    With several servers, requests/s is the sum and the latency percentiles are the servers' mean
+    (wrk reports no histogram to merge): good enough for comparable servers on one machine.
+    """
+    procs = [subprocess.Popen(["wrk", "-t1", f"-c{max(connections // len(urls), 1)}", f"-d{seconds}s", "--timeout", "5s",
+                               "-s", str(ROOT / "bench" / "mix.lua"), url, "--", str(paths_file), str(offset + i)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for i, url in enumerate(urls)]
+    runs = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=seconds + 60)
+        line = next((l for l in out.splitlines() if l.startswith("RESULT ")), None)
+        if line is None:
+            sys.exit(f"wrk failed: {out}\n{err}")
+        r = json.loads(line[len("RESULT "):])
+        r["rps"] = r["requests"] / (r["duration_us"] / 1e6)
+        runs.append(r)
+    merged = {k: sum(r[k] for r in runs) for k in ("requests", "errors", "non2xx", "rps")}
+    merged.update({k: statistics.mean(r[k] for r in runs) for k in ("p50", "p95", "p99")})
+    return merged
 
 
 def main():
@@ -96,6 +92,10 @@ def main():
     parser.add_argument("--label", default="", help="a note printed with the table (e.g. corpus size)")
     parser.add_argument("--redis-port", type=int, default=6391,
                         help="start redis-server here (loopback) for the 'result cache in Redis' candidate; 0 to skip")
+    parser.add_argument("--redis-servers", type=int, default=1,
+                        help="gunicorn servers sharing the Redis result cache (2: two web servers, one cache)")
+    parser.add_argument("--only", action="append", default=[],
+                        help="run only the candidates whose label contains this (repeatable; multi_match always runs)")
     parser.add_argument("--scale-database-url", help="also measure against this database (e.g. the 10x corpus) ...")
     parser.add_argument("--scale-prefix", default="blog10x", help="... and this index prefix, in the same run")
     args = parser.parse_args()
@@ -116,13 +116,15 @@ def main():
     kinds = {"nocache": {}, "wordcache": {}, "cache": {}}
     redis = None
     if args.redis_port and shutil.which("redis-server"):
-        redis = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(args.redis_port), "--save", "",
-                                  "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        kinds["cache@redis"] = {"REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/0"}
-        candidates.insert(3, ("this search, result cache in Redis", "cache@redis", "/api/search/"))
+        redis = start_redis(args.redis_port)
+        shared = {"REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/0"}
+        names = [f"cache@redis{i or ''}" for i in range(args.redis_servers)]
+        kinds.update({name: shared for name in names})
+        label = "this search, result cache in Redis" + (f", {args.redis_servers} servers" if args.redis_servers > 1 else "")
+        candidates.insert(3, (label, "+".join(names), "/api/search/"))
         f = tmp / "redis.txt"
         f.write_text(files["this search, result cache"].read_text())
-        files["this search, result cache in Redis"] = f
+        files[label] = f
     elif args.redis_port:
         print("redis-server not found: the Redis candidate is skipped (apt-get install redis-server)")
     if args.scale_database_url:
@@ -135,6 +137,10 @@ def main():
             f = tmp / f"{abs(hash(label))}.txt"
             f.write_text("".join(f"{prefix}?{urlencode({'q': q.text})}\n" for q in queries))
             files[label] = f
+    if args.only:
+        candidates = [c for c in candidates if c[0] == "multi_match baseline" or any(o in c[0] for o in args.only)]
+        used = {name for _, spec, _ in candidates for name in spec.split("+")}
+        kinds = {name: env for name, env in kinds.items() if name in used}
     base_port = int(args.ports.split(",")[0])
     ports = {name: base_port + i for i, name in enumerate(kinds)}
     servers = {}
@@ -145,22 +151,24 @@ def main():
         print(f"{len(queries)} distinct queries; gunicorn gthread {args.workers} workers x {args.threads} threads per server; "
               f"wrk 1 thread, {args.connections} connections, {args.seconds}s x {args.rounds} rounds per candidate", flush=True)
         # Warm-up: every path once (fills the cache of the cached server), then a short wrk run each.
-        for label, server, prefix in candidates:
+        def urls(spec: str) -> list[str]:
+            return [f"http://127.0.0.1:{ports[name]}" for name in spec.split("+")]
+
+        for label, spec, prefix in candidates:
             for path in files[label].read_text().splitlines():
-                urllib.request.urlopen(f"http://127.0.0.1:{ports[server]}{path}", timeout=10).read()
-            run_wrk(f"http://127.0.0.1:{ports[server]}", files[label], seconds=2, connections=args.connections, offset=0)
+                urllib.request.urlopen(f"{urls(spec)[0]}{path}", timeout=10).read()
+            run_wrk(urls(spec), files[label], seconds=2, connections=args.connections, offset=0)
         results = {label: [] for label, *_ in candidates}
         for r in range(args.rounds):
-            for label, server, prefix in candidates:  # interleaved
-                results[label].append(run_wrk(f"http://127.0.0.1:{ports[server]}", files[label], seconds=args.seconds,
+            for label, spec, prefix in candidates:  # interleaved
+                results[label].append(run_wrk(urls(spec), files[label], seconds=args.seconds,
                                               connections=args.connections, offset=r * 7))
             print(f"round {r + 1}/{args.rounds} done", flush=True)
     finally:
         for proc in servers.values():
-            stop_server(proc)
+            stop_process_group(proc)
         if redis is not None:
-            redis.terminate()  # the redis-server this run started, by its PID
-            redis.wait(timeout=30)
+            stop_process_group(redis)  # the redis-server this run started, by its PID
         shutil.rmtree(tmp, ignore_errors=True)
 
     base = statistics.median(x["p50"] for x in results["multi_match baseline"])
