@@ -96,6 +96,8 @@ def main():
                         help="gunicorn servers sharing the Redis result cache (2: two web servers, one cache)")
     parser.add_argument("--only", action="append", default=[],
                         help="run only the candidates whose label contains this (repeatable; multi_match always runs)")
+    parser.add_argument("--cluster-url", help="also measure the uncached candidates and multi_match on this cluster "
+                                              "(comma-separated nodes), interleaved with the single node's")
     parser.add_argument("--scale-database-url", help="also measure against this database (e.g. the 10x corpus) ...")
     parser.add_argument("--scale-prefix", default="blog10x", help="... and this index prefix, in the same run")
     args = parser.parse_args()
@@ -134,6 +136,17 @@ def main():
                        ("this search, word cache only, scaled corpus", "wordcache@scale", "/api/search/"),
                        ("multi_match baseline, scaled corpus", "nocache@scale", "/api/baseline/multi_match/")]
         for label, _, prefix in candidates[len(CANDIDATES):]:
+            f = tmp / f"{abs(hash(label))}.txt"
+            f.write_text("".join(f"{prefix}?{urlencode({'q': q.text})}\n" for q in queries))
+            files[label] = f
+    if args.cluster_url:
+        on_cluster = {"ELASTICSEARCH_URL": args.cluster_url, "SEARCH_REPLICAS": "1"}
+        kinds.update({"nocache@cluster": on_cluster, "wordcache@cluster": on_cluster})
+        extra = [("this search, no caches, 3-node cluster", "nocache@cluster", "/api/search/"),
+                 ("this search, word cache only, 3-node cluster", "wordcache@cluster", "/api/search/"),
+                 ("multi_match baseline, 3-node cluster", "nocache@cluster", "/api/baseline/multi_match/")]
+        candidates += extra
+        for label, _, prefix in extra:
             f = tmp / f"{abs(hash(label))}.txt"
             f.write_text("".join(f"{prefix}?{urlencode({'q': q.text})}\n" for q in queries))
             files[label] = f
