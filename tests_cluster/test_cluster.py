@@ -3,6 +3,7 @@ search and an author saves: no search fails (after the first second of a node lo
 lost. Real processes throughout: Elasticsearch nodes killed by PID, gunicorn, redis-server,
 `manage.py reindex`. Run by `make test-cluster` (which starts the cluster: devservices/cluster.sh)."""
 import http.cookiejar
+import logging
 import os
 import re
 import shutil
@@ -27,6 +28,7 @@ from tests.factories import make_post
 from tests_cluster.conftest import NODES, ROOT, app_env, cluster
 from tests_cluster.workload import Author, SearchLoad, differences, make_corpus
 
+log = logging.getLogger(__name__)
 pytestmark = pytest.mark.django_db(transaction=True)
 # Searches hit Elasticsearch every time (no result or word cache), so every one is a real test.
 # Their timeout: production's 1 s is too short on our shared 2-core machine, where three JVMs, the
@@ -64,6 +66,7 @@ def test_node_killed_under_load_loses_no_search_and_no_write(es, build_index, we
         cluster("start-node", str(victim))  # back, and the cluster green again (replicas recovered)
         back_at = time.monotonic()
         time.sleep(2)
+    log.info("node loss: %s; %d saves (%d before the node was back)", load.summary(), author.saves, saves_while_down)
     assert load.count(after=killed_at + 1) > 50, "the load did not run"
     assert not load.failures(after=killed_at + 1), describe(load.failures(after=killed_at + 1), killed_at)
     assert not load.failures(), f"before the kill or in its first second: {describe(load.failures(), killed_at)}"
@@ -83,6 +86,7 @@ def test_rolling_restart_fails_no_search(es, build_index, web_server):
     with SearchLoad(server, readers=2, pause=0.05) as load, Author(pause=0.3) as author:
         for node in range(1, NODES + 1):  # one by one, each back and green before the next
             cluster("restart-node", str(node))
+    log.info("rolling restart: %s; %d saves", load.summary(), author.saves)
     assert load.count() > 100 and author.saves > 10
     assert not load.failures(), describe(load.failures())
     call_command("reindex", "--pending")
@@ -126,6 +130,7 @@ def test_reindex_on_the_cluster_swaps_only_when_the_new_indices_are_ready(es, bu
     after = {kind: aliased_indices(es, kind) for kind in before}
     assert after["posts"] != before["posts"] and after["comments"] != before["comments"]
     assert es.cluster.health(index=",".join(after["posts"] + after["comments"]))["status"] == "green"
+    log.info("reindex on the cluster: %s", load.summary())
     assert load.count() > 50 and not load.failures(), describe(load.failures())
 
 

@@ -44,6 +44,7 @@ class Outcome:
     status: int  # 0: no HTTP answer at all
     ok: bool
     detail: str = ""
+    seconds: float = 0.0
 
 
 @dataclass
@@ -67,6 +68,11 @@ class SearchLoad:
             time.sleep(self.pause)
 
     def ask(self, query: str) -> Outcome:
+        outcome = self._ask(query)
+        outcome.seconds = time.monotonic() - outcome.at
+        return outcome
+
+    def _ask(self, query: str) -> Outcome:
         sent = time.monotonic()
         try:
             with urllib.request.urlopen(f"{self.base_url}/api/search/?{urlencode({'q': query})}", timeout=5) as r:
@@ -93,6 +99,12 @@ class SearchLoad:
 
     def count(self, *, after: float = 0.0) -> int:
         return sum(1 for o in self.outcomes if o.at >= after)
+
+    def summary(self) -> str:
+        """One line for the test report: how many searches, failures, slowest."""
+        times = sorted(o.seconds for o in self.outcomes)
+        return (f"{len(times)} searches, {len(self.failures())} failed, p50 {times[len(times) // 2] * 1000:.0f} ms, "
+                f"max {times[-1] * 1000:.0f} ms" if times else "no searches")
 
 
 @dataclass
