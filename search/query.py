@@ -128,9 +128,24 @@ def build_query(alternatives: list[Alternative], *, tiers: dict, title_boost: fl
     }
 
 
+def highlight_query(alternatives: list[Alternative]) -> dict | None:
+    """What the highlighter marks: the words of every alternative on the highlighted fields.
+
+    The highlighter extracts and weighs the terms of its query for every hit; given the tiered
+    query (dozens of phrase, constant-score and dis_max clauses) that took 5 of a 6 ms request,
+    given this plain one 3 (measured with Elasticsearch's `took`). It marks the same words."""
+    should = []
+    for alt in alternatives:
+        words = without_stop_words(without_symbols(alt.text))
+        if words:
+            should.append({"multi_match": {"query": words, "fields": ["title", "text", "comment"]}})
+    return {"bool": {"should": should}} if should else None
+
+
 def search_body(query: dict, *, page: int, page_size: int, fragment_size: int, suggest: dict | None = None,
-                aggs: dict | None = None) -> dict:
-    """The full request: the query, the page, highlighting (HTML-escaped by Elasticsearch) and suggest."""
+                aggs: dict | None = None, highlight: dict | None = None) -> dict:
+    """The full request: the query, the page, highlighting (HTML-escaped by Elasticsearch, of the
+    `highlight` query when given) and suggest."""
     snippet = {"fragment_size": fragment_size, "number_of_fragments": 1, "no_match_size": fragment_size}
     body = {
         "query": query,
@@ -148,6 +163,8 @@ def search_body(query: dict, *, page: int, page_size: int, fragment_size: int, s
             "fields": {"title": {"number_of_fragments": 0}, "text": snippet, "comment": snippet},
         },
     }
+    if highlight:
+        body["highlight"]["highlight_query"] = highlight
     if suggest:
         body["suggest"] = suggest
     if aggs:

@@ -21,7 +21,8 @@ from search.breaker import Breaker
 from search.client import get_client
 from search.documents import alias_name
 from search.normalize import normalize_query
-from search.query import MATCH, MATCH_PHRASE, PHRASE_TIERS, boosts, build_query, matched_alternative, matched_tier, search_body
+from search.query import (MATCH, MATCH_PHRASE, PHRASE_TIERS, boosts, build_query, highlight_query, matched_alternative,
+                          matched_tier, search_body)
 from search.suggestions import (Alternative, alternatives, in_code_points, known_spans, known_words_aggregation,
                                 suggest_block)
 
@@ -149,7 +150,7 @@ def _run(result: SearchResult, client, gen: int) -> None:
         query = build_query(alts, title_boost=conf["TITLE_BOOST"], relevance_weight=conf["RELEVANCE_WEIGHT"],
                             tiers=conf["TIERS"])
         body = search_body(query, page=result.page, page_size=conf["PAGE_SIZE"],
-                           fragment_size=conf["HIGHLIGHT_FRAGMENT_SIZE"], **extra)
+                           fragment_size=conf["HIGHLIGHT_FRAGMENT_SIZE"], highlight=highlight_query(alts), **extra)
         response = client.search(index=indices, **body).body
         result.round_trips += 1
         result.took_ms += int(response.get("took", 0))

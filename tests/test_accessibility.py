@@ -52,7 +52,7 @@ def test_results_pages_say_what_they_show(page, site):
     page.goto(site["url"] + "/search/?q=qwxzv+plokij")
     assert "0 results" in page.locator(".summary-line").inner_text()
     page.goto(site["url"] + "/search/?q=firefix&debug-search")
-    assert "firefix (typed)" in page.locator("#debug-table").inner_text()
+    assert "firefix\ttyped" in page.locator("#debug-table").inner_text()
 
 
 def test_open_instant_results_have_no_axe_violations(page, site):

@@ -2,7 +2,8 @@
 import pytest
 
 from search.normalize import normalize_query
-from search.query import (TIER_NAMES, boosts, build_query, matched_alternative, matched_tier, search_body, weights,
+from search.query import (TIER_NAMES, boosts, build_query, highlight_query, matched_alternative, matched_tier, search_body,
+                          weights,
                           without_stop_words)
 from search.suggestions import (Alternative, alternatives, in_code_points, known_spans, known_words_aggregation,
                                 suggest_block, typo_cost, typo_score)
@@ -244,3 +245,14 @@ def test_matched_alternative_is_the_best_tier_then_the_best_ranked():
     assert matched_alternative({}) is None
     assert matched_tier({"matched_queries": ["alt1.all.words", "alt0.body.stem.phrase"]}) == "body.stem.phrase"
     assert matched_tier({"matched_queries": ["nonsense", "alt0.some.words"]}) == "some.words"
+
+
+def test_highlighting_uses_a_plain_query_of_every_alternatives_words():
+    alts = [Alternative(1.1, "how to firefix 🔥", typed=True), Alternative(0.9, "how to firefox 🔥")]
+    assert highlight_query(alts) == {"bool": {"should": [
+        {"multi_match": {"query": "firefix", "fields": ["title", "text", "comment"]}},
+        {"multi_match": {"query": "firefox", "fields": ["title", "text", "comment"]}},
+    ]}}
+    assert highlight_query([Alternative(1.1, "to be", typed=True)]) is None
+    body = search_body({"match_all": {}}, page=1, page_size=10, fragment_size=160, highlight=highlight_query(alts))
+    assert body["highlight"]["highlight_query"] == highlight_query(alts)
