@@ -205,6 +205,8 @@ SEARCH = {
     # Elasticsearch failures: searches answer 503 at once for this long after one (then try again),
     # after-commit syncs leave changes in the outbox for this long; Retry-After of the 503 pages.
     "SEARCH_BREAKER_SECONDS": 3.0,
+    # One search's time budget across its round trips (each waits at most what is left of it).
+    "DEADLINE_SECONDS": env_float("SEARCH_DEADLINE_SECONDS", 1.5),
     "SYNC_BREAKER_SECONDS": 5.0,
     "RETRY_AFTER_SECONDS": 30,
     # Who may see ?debug-search: "all", "staff" or "off".
