@@ -75,8 +75,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Correctness does not depend on the backend: cached results are keyed by an index generation
 # kept in PostgreSQL (see search/generation.py).
 REDIS_URL = env_str("REDIS_URL", "")
+# Short socket timeouts: a Redis that hangs costs a search ~0.1 s once, then the cache breaker
+# (SEARCH["CACHE_BREAKER_SECONDS"]) skips it for a while (search/resultcache.py).
+REDIS_CACHE_OPTIONS = {"socket_timeout": 0.1, "socket_connect_timeout": 0.1}
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": REDIS_CACHE_OPTIONS}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "blogsearch"}}
 
@@ -153,6 +157,11 @@ SEARCH = {
     # Query normalization.
     "MAX_QUERY_LENGTH": 200,
     "MAX_QUERY_WORDS": 12,
+    # ...and of tokens as Elasticsearch sees them (a hyphen-joined or CJK "word" holds many).
+    "MAX_QUERY_TOKENS": 12,
+    # The suggesters look at the first words only, and at no word longer than this (bench/hostile.py).
+    "MAX_SUGGEST_WORDS": 6,
+    "MAX_SUGGEST_WORD_LENGTH": 30,
     # Spelling alternatives (what the user typed keeps TYPED_SCORE so it stays on top).
     "TYPED_SCORE": 1.1,
     "MIN_SUGGESTION_SCORE": 0.6,
@@ -208,6 +217,8 @@ SEARCH = {
     # One search's time budget across its round trips (each waits at most what is left of it).
     "DEADLINE_SECONDS": env_float("SEARCH_DEADLINE_SECONDS", 1.5),
     "SYNC_BREAKER_SECONDS": 5.0,
+    # After a cache failure (Redis down or hanging) searches skip the cache for this long.
+    "CACHE_BREAKER_SECONDS": 10.0,
     "RETRY_AFTER_SECONDS": 30,
     # Who may see ?debug-search: "all", "staff" or "off".
     "DEBUG_TABLE": env_str("SEARCH_DEBUG_TABLE", "all" if DEBUG else "staff"),

@@ -11,7 +11,7 @@ The service (search/service.py) runs a plan in at most two round trips:
 """
 from search.query import build_query, highlight_query, search_body
 from search.suggestions import (Alternative, alternatives, in_code_points, known_spans, known_words_aggregation,
-                                suggest_block)
+                                suggest_block, suggestable)
 
 
 def _body(alts: list[Alternative], *, page: int, conf: dict, **extra) -> dict:
@@ -26,7 +26,8 @@ def typed(query: str, conf: dict) -> list[Alternative]:
 
 def first_request(query: str, *, page: int, conf: dict) -> dict:
     """The typed query's search, with the suggesters and the known-word counts riding along."""
-    return _body(typed(query, conf), page=page, conf=conf, suggest=suggest_block(query, options=conf["SUGGESTER"]),
+    text = suggestable(query, max_words=conf["MAX_SUGGEST_WORDS"], max_word_length=conf["MAX_SUGGEST_WORD_LENGTH"])
+    return _body(typed(query, conf), page=page, conf=conf, suggest=suggest_block(text, options=conf["SUGGESTER"]),
                  aggs=known_words_aggregation(query))
 
 

@@ -5,27 +5,53 @@ worker serves a stale answer whichever worker asks. Values are compact tuples of
 without the request bodies, cheap to pickle (the lesson of seeds 002/003).
 """
 import hashlib
+import logging
 from dataclasses import astuple
 
+from django.conf import settings
 from django.core.cache import cache
 
+from search.breaker import Breaker
 from search.reader import Hit
 from search.suggestions import Alternative
 
+log = logging.getLogger(__name__)
 _VERSION = "r2"
+
+# A cache that fails (Redis down) or hangs (its socket timeout, set in settings.CACHES) is skipped
+# for a while: searches go on uncached, and only the first of them pays the timeout.
+breaker = Breaker("CACHE_BREAKER_SECONDS")
+
+
+def namespace() -> str:
+    """Two sites sharing one cache server (or tests beside the dev site) never share entries: keys
+    carry the index prefix and the database name as well as the generation."""
+    return f"{settings.SEARCH['INDEX_PREFIX']}:{settings.DATABASES['default']['NAME']}"
+
+
+def guarded(operation, default=None):
+    """Run a cache operation; on any cache failure log it, pause the cache, and return `default`."""
+    if not breaker.allows():
+        return default
+    try:
+        return operation()
+    except Exception as exc:  # the cache backend's own errors (redis, pickling, ...) vary
+        breaker.trip()
+        log.warning("cache unavailable, searching uncached: %s", exc)
+        return default
 
 
 def key(query: str, page: int, generation: int) -> str:
     digest = hashlib.sha1(f"{query.lower()}\x00{page}".encode()).hexdigest()
-    return f"search:{_VERSION}:{generation}:{digest}"
+    return f"search:{_VERSION}:{namespace()}:{generation}:{digest}"
 
 
 def get(query: str, page: int, generation: int) -> tuple | None:
-    return cache.get(key(query, page, generation))
+    return guarded(lambda: cache.get(key(query, page, generation)))
 
 
 def put(query: str, page: int, generation: int, value: tuple, seconds: int) -> None:
-    cache.set(key(query, page, generation), value, seconds)
+    guarded(lambda: cache.set(key(query, page, generation), value, seconds))
 
 
 def pack(result) -> tuple:

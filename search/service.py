@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.db import DatabaseError
 from elasticsearch import ApiError, TransportError
 
 from search import generation, plan, reader, resultcache, wordcache
@@ -85,7 +86,8 @@ def validate_page(raw) -> int:
 
 def normalize(raw: str) -> str:
     conf = settings.SEARCH
-    return normalize_query(raw, max_length=conf["MAX_QUERY_LENGTH"], max_words=conf["MAX_QUERY_WORDS"])
+    return normalize_query(raw, max_length=conf["MAX_QUERY_LENGTH"], max_words=conf["MAX_QUERY_WORDS"],
+                           max_tokens=conf["MAX_QUERY_TOKENS"])
 
 
 def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None) -> SearchResult:
@@ -97,10 +99,9 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
     if not query:
         return result
     # Both caches key their entries by the index generation (one PostgreSQL read); with both
-    # switched off nothing needs it.
-    caching = conf["CACHE_SECONDS"] > 0 or conf["WORD_CACHE_SECONDS"] > 0
-    gen = generation.current() if caching else 0
-    use_cache = use_cache and conf["CACHE_SECONDS"] > 0
+    # switched off nothing needs it. Without PostgreSQL the search still answers, uncached.
+    gen = _generation() if conf["CACHE_SECONDS"] > 0 or conf["WORD_CACHE_SECONDS"] > 0 else None
+    use_cache = use_cache and conf["CACHE_SECONDS"] > 0 and gen is not None
     if use_cache:
         cached = resultcache.get(query, page, gen)
         if cached is not None:
@@ -134,9 +135,19 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
     return result
 
 
-def _run(result: SearchResult, executor: Executor, gen: int) -> None:
+def _generation() -> int | None:
+    """The index generation, or None (no caching) when PostgreSQL cannot say."""
+    try:
+        return generation.current()
+    except DatabaseError as exc:
+        log.warning("index generation unreadable, searching uncached: %s", exc)
+        return None
+
+
+def _run(result: SearchResult, executor: Executor, gen: int | None) -> None:
     conf = settings.SEARCH
-    query, options, word_seconds = result.query, conf["SUGGESTER"], conf["WORD_CACHE_SECONDS"]
+    query, options = result.query, conf["SUGGESTER"]
+    word_seconds = conf["WORD_CACHE_SECONDS"] if gen is not None else 0
     response = None
     cached_words = wordcache.lookup(query, generation=gen, options=options, seconds=word_seconds)
     if cached_words is None:

@@ -32,15 +32,17 @@ def search_test_prefix():
 
 @pytest.fixture(autouse=True)
 def fresh_cache_and_breaker():
-    from search import outbox, service
+    from search import outbox, resultcache, service
 
     cache.clear()
     outbox.breaker.reset()
     service.breaker.reset()
+    resultcache.breaker.reset()
     yield
     cache.clear()
     outbox.breaker.reset()
     service.breaker.reset()
+    resultcache.breaker.reset()
 
 
 @pytest.fixture

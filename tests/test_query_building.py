@@ -256,3 +256,13 @@ def test_highlighting_uses_a_plain_query_of_every_alternatives_words():
     assert highlight_query([Alternative(1.1, "to be", typed=True)]) is None
     body = search_body({"match_all": {}}, page=1, page_size=10, fragment_size=160, highlight=highlight_query(alts))
     assert body["highlight"]["highlight_query"] == highlight_query(alts)
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("-".join("abcdefghijklmnopqrstuvwxyz"), "-".join("abcdefghijkl")),  # one "word", 26 tokens
+    ("数" * 200, "数" * 12),  # every ideograph is a token
+    ("node.js don't a b c d e f g h i j k", "node.js don't a b c d e f g h i j"),  # joined tokens count once
+    ("short query", "short query"),
+])
+def test_normalize_caps_tokens_as_elasticsearch_counts_them(raw, expected):
+    assert normalize_query(raw, max_length=200, max_words=12, max_tokens=12) == expected
