@@ -1,7 +1,5 @@
 """Search keeps answering when what sits beside it fails: PostgreSQL (the index generation) down,
 the cache server down or hanging; and cached answers stay within their own site and casing."""
-import socket
-import threading
 import time
 
 import pytest
@@ -34,32 +32,6 @@ def test_postgresql_down_during_a_search_answers_uncached(client, blog):
         connection.close()
         connection.settings_dict["PORT"] = port
     assert search("firefox").hits  # and back to normal
-
-
-@pytest.fixture
-def black_hole():
-    """A loopback server that accepts connections and never answers (a hanging Redis)."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    held, stop = [], threading.Event()
-
-    def accept():
-        listener.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                held.append(listener.accept()[0])
-            except OSError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield listener.getsockname()[1], held
-    stop.set()
-    thread.join()
-    for conn in held:
-        conn.close()
-    listener.close()
 
 
 def redis_cache(port: int) -> dict:
