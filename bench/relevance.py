@@ -31,7 +31,7 @@ from django.core.management import call_command  # noqa: E402
 
 from bench.querygen import CONTROL_KINDS, generate, load_posts, title_words  # noqa: E402
 from blog.models import Post  # noqa: E402
-from search import baselines  # noqa: E402
+from bench import baselines  # noqa: E402
 from search.client import get_client  # noqa: E402
 from search.rebuild import indices_exist  # noqa: E402
 from search.service import search  # noqa: E402

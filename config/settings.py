@@ -189,8 +189,8 @@ SEARCH = {
     # RELEVANCE_WEIGHT breaks ties without crossing tiers.
     "TIERS": {
         "title.exact.phrase": 64,
-        "title.stem.phrase": 32,
-        "title.exact.words": 16,
+        "title.exact.words": 32,
+        "title.stem.phrase": 16,
         "title.stem.words": 8,
         "body.exact.phrase": 4,
         "body.stem.phrase": 2,

@@ -5,9 +5,9 @@ rules a reader can predict instead of the accidents of BM25 arithmetic:
 
     tier                 what a document must hold                        weight
     title.exact.phrase   the alternative as a phrase in its title, as written   64
-    title.stem.phrase    ... in its title, up to stemming                        32
-    title.exact.words    every non-stop word in its title, any order, as written 16
-    title.stem.words     ... up to stemming                                       8
+    title.exact.words    every non-stop word in its title, any order, as written 32
+    title.stem.phrase    the phrase in its title, up to stemming                 16
+    title.stem.words     every non-stop word in its title, up to stemming         8
     body.exact.phrase    the phrase in its text or comment, as written            4
     body.stem.phrase     ... up to stemming                                       2
     all.words            every non-stop word across title, text and comment       1
@@ -46,7 +46,7 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 # The tiers, best first (their weights are settings: SEARCH["TIERS"]); `some.words` is the BM25
 # clause that every tier sits on.
-TIER_NAMES = ("title.exact.phrase", "title.stem.phrase", "title.exact.words", "title.stem.words",
+TIER_NAMES = ("title.exact.phrase", "title.exact.words", "title.stem.phrase", "title.stem.words",
               "body.exact.phrase", "body.stem.phrase", "all.words")
 SOME_WORDS = "some.words"
 PHRASE_TIERS = frozenset(t for t in TIER_NAMES if t.endswith(".phrase"))

@@ -183,7 +183,7 @@ def test_build_query_tiers_one_word():
         const({"match_phrase": {"title.exact": {"query": "firefix"}}}, 64, "alt0.title.exact.phrase"),
         const({"match_phrase": {"title.exact": {"query": "firefox"}}}, 64 * w, "alt1.title.exact.phrase"),
     ]}}
-    assert should[1]["dis_max"]["queries"][0] == const({"match_phrase": {"title": {"query": "firefix"}}}, 32, "alt0.title.stem.phrase")
+    assert should[1]["dis_max"]["queries"][0] == const({"match_phrase": {"title": {"query": "firefix"}}}, 16, "alt0.title.stem.phrase")
     assert should[2]["dis_max"]["queries"][1] == const(
         {"multi_match": {"query": "firefox", "type": "phrase", "fields": ["text.exact", "comment.exact"]}}, 4 * w,
         "alt1.body.exact.phrase")
