@@ -133,6 +133,14 @@ SEARCH = {
     "QUERYSET_CHUNK_SIZE": 1000,
     # Outbox entries applied per automatic drain (after a successful sync).
     "OUTBOX_DRAIN_BATCH": 200,
+    # An entry Elasticsearch refuses this many times moves to the dead letters (DeadChange); the
+    # n-th retry waits OUTBOX_RETRY_SECONDS x 2^(n-1). Outages and overload never count.
+    "OUTBOX_MAX_ATTEMPTS": 5,
+    "OUTBOX_RETRY_SECONDS": 10,
+    # /healthz reports the outbox not ok when a due entry waits longer than this (or one is dead).
+    "OUTBOX_MAX_LAG_SECONDS": 300,
+    # A rebuild retries its catch-up this many times after the swap before swapping back.
+    "REBUILD_CATCH_UP_ATTEMPTS": 3,
     # Query normalization.
     "MAX_QUERY_LENGTH": 200,
     "MAX_QUERY_WORDS": 12,

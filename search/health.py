@@ -9,13 +9,14 @@ from search.rebuild import aliased_indices
 
 
 def check() -> tuple[bool, dict]:
-    """(healthy, report). Healthy means PostgreSQL and Elasticsearch answer and the aliases exist."""
+    """(healthy, report). Healthy means PostgreSQL and Elasticsearch answer, the aliases exist
+    and the outbox keeps up (no due entry waiting for minutes, no dead entry)."""
     report: dict = {}
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
         report["postgresql"] = {"ok": True}
-        report["outbox"] = {"ok": True, "pending": outbox.depth()}
+        report["outbox"] = outbox.state()
     except Exception as exc:  # noqa: BLE001 - any failure is reported, none raised
         report["postgresql"] = {"ok": False, "error": type(exc).__name__}
         report["outbox"] = {"ok": False, "pending": None}
