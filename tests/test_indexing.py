@@ -19,12 +19,6 @@ from tests.factories import make_comment, make_post
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def live(build_index, django_capture_on_commit_callbacks):
-    """Aliases exist; returns a context manager that runs on_commit hooks like a real commit."""
-    build_index()
-    return lambda: django_capture_on_commit_callbacks(execute=True)
-
 
 def test_to_search_doc_is_a_plain_dict():
     post = make_post("Plain dict", "Body with <b>tags</b>", tags=["x"])
