@@ -13,10 +13,8 @@ from elasticsearch import helpers
 from search import generation
 from search.client import bulk_client
 from search.documents import KINDS, alias_name
-from search.indexing import apply_changes, querysets
+from search.indexing import ENTRY_KIND, apply_changes, querysets
 from search.versions import doc_version
-
-ENTRY_KIND = {"posts": "post", "comments": "comment"}
 
 
 @dataclass

@@ -32,7 +32,7 @@ _aliases_seen: set[str] = set()
 _scheme_of_index: dict[str, bool] = {}
 
 Key = tuple[str, int]  # ("post" | "comment", primary key): what an outbox entry names
-KIND_OF = {"post": "posts", "comment": "comments"}
+ENTRY_KIND = {"posts": "post", "comments": "comment"}  # index kind -> outbox kind
 
 
 class IndexingError(Exception):

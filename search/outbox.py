@@ -19,7 +19,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import Max
 
 from search import generation
 from search.breaker import Breaker
@@ -81,9 +81,11 @@ def release_rebuild(owner: int) -> int:
         return PendingChange.objects.filter(replay=True).update(replay=False, due_at=StatementNow())
 
 
-def due_entries(limit: int):
-    return list(PendingChange.objects.select_for_update(skip_locked=True)
-                .filter(replay=False, due_at__lte=StatementNow()).order_by("id")[:limit])
+def due_entries(limit: int, upto: int | None = None):
+    qs = PendingChange.objects.select_for_update(skip_locked=True).filter(replay=False, due_at__lte=StatementNow())
+    if upto is not None:
+        qs = qs.filter(id__lte=upto)
+    return list(qs.order_by("id")[:limit])
 
 
 def apply_isolating(changes: dict, *, client=None, refresh: bool = True) -> BulkOutcome:
@@ -145,7 +147,7 @@ def settle(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> DrainResu
     return result
 
 
-def drain(*, limit: int, client=None, refresh: bool = True) -> DrainResult:
+def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = None) -> DrainResult:
     """Apply up to `limit` due entries; entries locked by another process are skipped.
 
     The index generation is bumped after every attempt, in its own transaction, even when the
@@ -155,7 +157,7 @@ def drain(*, limit: int, client=None, refresh: bool = True) -> DrainResult:
     try:
         with transaction.atomic():
             keep = rebuild_running()
-            entries = due_entries(limit)
+            entries = due_entries(limit, upto)
             if not entries:
                 return DrainResult()
             attempted = True
@@ -172,10 +174,15 @@ def drain(*, limit: int, client=None, refresh: bool = True) -> DrainResult:
 
 
 def drain_all(*, batch: int, client=None, refresh: bool = True) -> DrainResult:
-    """Apply every due entry, batch by batch, until none is left or Elasticsearch is unreachable."""
+    """Apply every entry due now, batch by batch, until none is left or Elasticsearch is
+    unreachable. Entries written meanwhile are left to the syncs: under a steady stream of writes
+    this still ends."""
     total = DrainResult()
+    upto = PendingChange.objects.aggregate(Max("id"))["id__max"]
+    if upto is None:
+        return total
     while True:
-        result = drain(limit=batch, client=client, refresh=refresh)
+        result = drain(limit=batch, client=client, refresh=refresh, upto=upto)
         for name in ("applied", "failed", "dead", "conflicts"):
             setattr(total, name, getattr(total, name) + getattr(result, name))
         total.error = result.error or total.error

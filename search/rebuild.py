@@ -24,13 +24,11 @@ from elasticsearch import ApiError, NotFoundError, TransportError, helpers
 from search import generation, outbox
 from search.client import bulk_client, get_client
 from search.documents import KINDS, alias_name, index_body, index_pattern, new_index_name
-from search.indexing import IndexingError, apply_changes, forget_aliases, iter_index_actions, parallel_load, querysets
+from search.indexing import ENTRY_KIND, IndexingError, apply_changes, forget_aliases, iter_index_actions, parallel_load, querysets
 from search.models import PendingChange, RebuildState
 from search.versions import SCHEME
 
 log = logging.getLogger(__name__)
-
-ENTRY_KIND = {"posts": "post", "comments": "comment"}
 
 
 class ReindexAlreadyRunning(Exception):

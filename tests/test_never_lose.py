@@ -71,21 +71,30 @@ def test_1_scheduled_post_due_within_a_minute_of_its_save_appears(es, live):
 # ---------------------------------------------------------------- 2-5. rebuild
 
 
+def after_posts_load(monkeypatch, action):
+    """Run `action()` once the rebuild has loaded the posts (before the swap)."""
+    original_load = rebuild_module.load
+
+    def load_then_act(client, kind, index, **kwargs):
+        report = original_load(client, kind, index, **kwargs)
+        if kind == "posts":
+            action()
+        return report
+
+    monkeypatch.setattr(rebuild_module, "load", load_then_act)
+
+
 @pytest.mark.django_db
 def test_2_scheduled_post_falling_due_during_a_rebuild_is_indexed(es, build_index, monkeypatch):
     build_index()
     due = db_now() + timedelta(seconds=1.5)
     post = Post.objects.create(title="Scheduled mid rebuild", slug="scheduled-mid-rebuild", pub_date=due)
-    original = rebuild_module.load
 
-    def load_then_fall_due(client, kind, index, **kwargs):
-        report = original(client, kind, index, **kwargs)  # read the post as not yet visible
-        if kind == "posts":
-            wait_until_db_time(due)
-            outbox.drain_all(batch=100)  # the scheduler applies the due entry (to the old index)
-        return report
+    def fall_due():  # the load read the post as not yet visible
+        wait_until_db_time(due)
+        outbox.drain_all(batch=100)  # the scheduler applies the due entry (to the old index)
 
-    monkeypatch.setattr(rebuild_module, "load", load_then_fall_due)
+    after_posts_load(monkeypatch, fall_due)
     build_index()
     assert post.pk in ids_in(es, "posts")
     assert_in_sync()
@@ -113,20 +122,25 @@ def test_3_transaction_committing_during_the_load_is_caught_up(es, build_index, 
     writer.start()
     edited.wait(10)
     time.sleep(2.5)  # open longer than any clock margin a catch-up could use
-    original = rebuild_module.load
 
-    def load_then_commit(client, kind, index, **kwargs):
-        report = original(client, kind, index, **kwargs)
-        if kind == "posts":
-            commit.set()
-            writer.join(30)
-        return report
+    def commit_now():
+        commit.set()
+        writer.join(30)
 
-    monkeypatch.setattr(rebuild_module, "load", load_then_commit)
+    after_posts_load(monkeypatch, commit_now)
     build_index()
     refresh(es)
     assert source_of(es, "posts", post.pk)["title"] == "Long transaction committed"
     assert_in_sync()
+
+
+def write_during_the_load(monkeypatch, post, title):
+    """After the posts are loaded, `post` gets `title` and a sync applies it to the old indices."""
+    def write():
+        Post.objects.filter(pk=post.pk).update(title=title)
+        outbox.drain_all(batch=100)  # applied to the old indices, kept for the replay
+
+    after_posts_load(monkeypatch, write)
 
 
 @pytest.mark.django_db
@@ -134,19 +148,11 @@ def test_4_failure_after_the_swap_swaps_back_and_loses_nothing(es, build_index, 
     post = make_post("Before the failed rebuild")
     build_index()
     before = {kind: aliased_indices(es, kind) for kind in ("posts", "comments")}
-    original_load = rebuild_module.load
-
-    def load_with_a_write(client, kind, index, **kwargs):
-        report = original_load(client, kind, index, **kwargs)
-        if kind == "posts":
-            Post.objects.filter(pk=post.pk).update(title="Written during the failed rebuild")
-            outbox.drain_all(batch=100)  # applied to the old indices, kept for the replay
-        return report
 
     def refused(*args, **kwargs):
         raise IndexingError("bulk request refused: 429 Too Many Requests")
 
-    monkeypatch.setattr(rebuild_module, "load", load_with_a_write)
+    write_during_the_load(monkeypatch, post, "Written during the failed rebuild")
     monkeypatch.setattr(rebuild_module, "apply_changes", refused)
     monkeypatch.setitem(rebuild_module.settings.SEARCH, "REBUILD_CATCH_UP_ATTEMPTS", 2)
     with pytest.raises(CommandError) as failure:
@@ -166,15 +172,8 @@ def test_4_failure_after_the_swap_swaps_back_and_loses_nothing(es, build_index, 
 def test_4_catch_up_is_retried_after_a_transient_failure(es, build_index, monkeypatch):
     post = make_post("Retried catch-up")
     build_index()
-    original_load, original_apply = rebuild_module.load, rebuild_module.apply_changes
+    original_apply = rebuild_module.apply_changes
     calls = []
-
-    def load_with_a_write(client, kind, index, **kwargs):
-        report = original_load(client, kind, index, **kwargs)
-        if kind == "posts":
-            Post.objects.filter(pk=post.pk).update(title="Caught up on the second try")
-            outbox.drain_all(batch=100)
-        return report
 
     def refused_once(*args, **kwargs):
         calls.append(1)
@@ -182,7 +181,7 @@ def test_4_catch_up_is_retried_after_a_transient_failure(es, build_index, monkey
             raise IndexingError("timed out")
         return original_apply(*args, **kwargs)
 
-    monkeypatch.setattr(rebuild_module, "load", load_with_a_write)
+    write_during_the_load(monkeypatch, post, "Caught up on the second try")
     monkeypatch.setattr(rebuild_module, "apply_changes", refused_once)
     report = build_index()
     assert report.caught_up >= 1
