@@ -15,12 +15,12 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.db.models.signals import post_save
 from django.utils import timezone
+from elasticsearch import ConnectionTimeout, Elasticsearch
 
 from blog.models import Comment, Post
 from search import checking, generation, indexing, outbox
 from search import rebuild as rebuild_module
 from search.documents import alias_name
-from search.indexing import IndexingError
 from search.models import DeadChange, PendingChange
 from search.rebuild import aliased_indices
 from search.service import search
@@ -87,8 +87,9 @@ def after_posts_load(monkeypatch, action):
 @pytest.mark.django_db
 def test_2_scheduled_post_falling_due_during_a_rebuild_is_indexed(es, build_index, monkeypatch):
     build_index()
-    due = db_now() + timedelta(seconds=1.5)
+    due = db_now() + timedelta(seconds=3.5)
     post = Post.objects.create(title="Scheduled mid rebuild", slug="scheduled-mid-rebuild", pub_date=due)
+    time.sleep(2.5)  # saved longer ago than any clock margin a catch-up could use
 
     def fall_due():  # the load read the post as not yet visible
         wait_until_db_time(due)
@@ -143,17 +144,33 @@ def write_during_the_load(monkeypatch, post, title):
     after_posts_load(monkeypatch, write)
 
 
+def bulk_fails_after_the_swap(monkeypatch, times: int):
+    """The first `times` bulk requests after the alias swap time out (a real client call fails)."""
+    original_swap, original_bulk = rebuild_module.swap_aliases, Elasticsearch.bulk
+    failures = []
+
+    def swap(*args, **kwargs):
+        old = original_swap(*args, **kwargs)
+        failures.extend(range(times))
+        return old
+
+    def bulk(self, *args, **kwargs):
+        if failures:
+            failures.pop()
+            raise ConnectionTimeout("bulk timed out (injected after the swap)")
+        return original_bulk(self, *args, **kwargs)
+
+    monkeypatch.setattr(rebuild_module, "swap_aliases", swap)
+    monkeypatch.setattr(Elasticsearch, "bulk", bulk)
+
+
 @pytest.mark.django_db
 def test_4_failure_after_the_swap_swaps_back_and_loses_nothing(es, build_index, monkeypatch):
     post = make_post("Before the failed rebuild")
     build_index()
     before = {kind: aliased_indices(es, kind) for kind in ("posts", "comments")}
-
-    def refused(*args, **kwargs):
-        raise IndexingError("bulk request refused: 429 Too Many Requests")
-
     write_during_the_load(monkeypatch, post, "Written during the failed rebuild")
-    monkeypatch.setattr(rebuild_module, "apply_changes", refused)
+    bulk_fails_after_the_swap(monkeypatch, times=100)
     monkeypatch.setitem(rebuild_module.settings.SEARCH, "REBUILD_CATCH_UP_ATTEMPTS", 2)
     with pytest.raises(CommandError) as failure:
         call_command("reindex", "--no-progress")
@@ -172,19 +189,9 @@ def test_4_failure_after_the_swap_swaps_back_and_loses_nothing(es, build_index, 
 def test_4_catch_up_is_retried_after_a_transient_failure(es, build_index, monkeypatch):
     post = make_post("Retried catch-up")
     build_index()
-    original_apply = rebuild_module.apply_changes
-    calls = []
-
-    def refused_once(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 1:
-            raise IndexingError("timed out")
-        return original_apply(*args, **kwargs)
-
     write_during_the_load(monkeypatch, post, "Caught up on the second try")
-    monkeypatch.setattr(rebuild_module, "apply_changes", refused_once)
-    report = build_index()
-    assert report.caught_up >= 1
+    bulk_fails_after_the_swap(monkeypatch, times=1)
+    build_index()
     refresh(es)
     assert source_of(es, "posts", post.pk)["title"] == "Caught up on the second try"
     assert PendingChange.objects.count() == 0
@@ -281,17 +288,34 @@ def test_6_concurrent_saves_committing_against_their_timestamps_order(es, build_
     assert_in_sync()
 
 
-@pytest.mark.django_db
-def test_6_stale_delete_never_outranks_a_later_republish(es, live, monkeypatch):
-    with live():
-        post = make_post("Republished zeppelin")
-    Post.objects.filter(pk=post.pk).update(published=False)  # its entry: read as hidden below
-    stale_actions = indexing.actions_for_changes({("post", post.pk): None})
-    Post.objects.filter(pk=post.pk).update(published=True)  # committed after that read
-    apply_pending()  # the republish reaches the index first
-    assert post.pk in ids_in(es, "posts")
-    outcome = indexing.run_bulk(stale_actions)  # then the delayed sync's delete arrives
-    assert outcome.conflicts == 1 and not outcome.failed
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_6_stale_delete_never_outranks_a_republish_committed_after_its_read(es, build_index):
+    post = make_post("Republished zeppelin", published=False)
+    build_index()
+    stamped, read_done = threading.Event(), threading.Event()
+
+    def republish():
+        from django.db import transaction
+        try:
+            with transaction.atomic():
+                mine = Post.objects.get(pk=post.pk)
+                mine.published = True
+                mine.save()  # stamped and written, not committed yet
+                stamped.set()
+                read_done.wait(10)
+            # committed: its own sync has run (autocommit on_commit)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=republish)
+    thread.start()
+    stamped.wait(10)
+    stale_actions = indexing.actions_for_changes({("post", post.pk): None})  # still reads it hidden
+    read_done.set()
+    thread.join(30)
+    assert post.pk in ids_in(es, "posts")  # the republish's sync indexed it
+    indexing.run_bulk(stale_actions)  # then the slow sync's delete arrives
     assert post.pk in ids_in(es, "posts")
     assert_in_sync()
 
