@@ -467,3 +467,18 @@ def test_migration_keeps_blog_free_of_search_imports():
     root = Path(__file__).resolve().parent.parent / "blog"
     for path in root.rglob("*.py"):
         assert "import search" not in path.read_text() and "from search" not in path.read_text(), path
+
+
+@pytest.mark.django_db
+def test_replay_log_of_a_killed_rebuild_is_recovered_by_the_next_sync(es, build_index):
+    post = make_post("Kept by a killed rebuild")
+    build_index()
+    Post.objects.filter(pk=post.pk).update(title="Applied only to the indices it replaced")
+    # As a rebuild killed after its swap leaves things: its flag, and entries kept for a replay.
+    PendingChange.objects.filter(object_id=post.pk).update(replay=True)
+    rebuild_module.RebuildState.objects.update_or_create(id=1, defaults={"owner_pid": 2 ** 31 - 1})
+    apply_pending()
+    assert not rebuild_module.RebuildState.objects.filter(owner_pid__isnull=False).exists()
+    assert not PendingChange.objects.exists()
+    refresh(es)
+    assert source_of(es, "posts", post.pk)["title"] == "Applied only to the indices it replaced"
