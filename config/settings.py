@@ -1,7 +1,8 @@
 """Settings for the blog search site, read from the environment with development defaults.
 
-Every variable a deployer may set is listed in the README's configuration table. Production is
-simply DEBUG off: then the default secret key is refused and the secure-cookie/HSTS settings apply.
+Every variable a deployer may set is listed in the README's configuration table. It fails closed:
+DEBUG is off unless DEBUG=1 is set (the Makefile sets it for development and tests), and with DEBUG
+off the default secret key is refused and the secure-cookie/HSTS settings apply.
 """
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from config.env import env_bool, env_float, env_int, env_list, env_str
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEV_SECRET_KEY = "dev-only-insecure-secret-key-change-me"
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
 if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off (production); refusing the development key.")
@@ -107,6 +108,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
 LOGIN_URL = "/admin/login/"
+
+# Error pages and error reports never show credentials, whatever setting or variable holds them.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.reporting.CredentialsFilter"
 
 # ---------------------------------------------------------------- Elasticsearch and search
 # One connection, made lazily by search/client.py. Short timeouts: a request never waits long
