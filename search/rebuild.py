@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from elasticsearch import ApiError, NotFoundError, TransportError, helpers
 
+from common.batching import batched
 from search import generation, outbox
 from search.client import bulk_client, get_client
 from search.documents import KINDS, alias_name, index_body, index_pattern, new_index_name
@@ -108,9 +109,13 @@ def remove_stale(client, kinds=KINDS) -> list[str]:
 # ---------------------------------------------------------------- the replay log (outbox side)
 
 
-def open_replay_log() -> None:
+def open_replay_log() -> set[int]:
     """From now on syncs keep what they apply (see outbox.rebuild_running). The UPDATE waits for
-    syncs in flight, so everything they applied is committed before the load reads the database."""
+    syncs in flight, so everything they applied is committed before the load reads the database.
+
+    Returns the ids of the entries already due and committed now: the load will read their
+    changes, so settling the outbox may drop them (an import followed by a rebuild does not apply
+    every row twice). Entries committed later, or due later, are not in the set."""
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT owner_pid FROM {RebuildState._meta.db_table} WHERE id = 1")
         row = cursor.fetchone()
@@ -119,6 +124,9 @@ def open_replay_log() -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"INSERT INTO {RebuildState._meta.db_table} (id, owner_pid) VALUES (1, pg_backend_pid()) "
                        f"ON CONFLICT (id) DO UPDATE SET owner_pid = excluded.owner_pid")
+        cursor.execute(f"SELECT id FROM {PendingChange._meta.db_table} "
+                       f"WHERE NOT replay AND due_at <= statement_timestamp()")
+        return {row[0] for row in cursor.fetchall()}
 
 
 def replay_set() -> dict:
@@ -250,11 +258,14 @@ def complete(client, kinds, report: RebuildReport) -> None:
             time.sleep(0.5 * attempt)
 
 
-def settle_outbox() -> int:
-    """Phase 5: close the replay log and drop the kept entries (now in the new indices)."""
+def settle_outbox(covered: set[int]) -> int:
+    """Phase 5: close the replay log; drop the kept entries (now in the new indices) and those
+    the load covered (see open_replay_log)."""
     with transaction.atomic():
         RebuildState.objects.filter(id=1).update(owner_pid=None)
         deleted, _ = PendingChange.objects.filter(replay=True).delete()
+        for chunk in batched(sorted(covered), 5000):
+            deleted += PendingChange.objects.filter(id__in=chunk, replay=False).delete()[0]
     return deleted
 
 
@@ -307,7 +318,9 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
     started = time.perf_counter()
     with reindex_lock():
         report.removed_stale = remove_stale(client, kinds)
-        open_replay_log()
+        covered = open_replay_log()
+        if set(kinds) != set(KINDS):
+            covered = set()  # a post's entry also stands for its comments' documents
         try:
             new = build(client, kinds, report, progress_factory)
         except BaseException:
@@ -318,7 +331,7 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
             complete(client, kinds, report)
         except Exception as exc:
             raise RebuildFailedAfterSwap(after_swap_failure(client, new, old, exc)) from exc
-        settle_outbox()
+        settle_outbox(covered)
         retire(client, old, report, keep_old=keep_old)
         report.pending_applied = outbox.drain_all(batch=500, client=client).applied
     report.seconds = time.perf_counter() - started
