@@ -4,9 +4,10 @@ Rows are validated one by one; a bad row is reported with its line number and sk
 other row is written with a real UPSERT (INSERT ... ON CONFLICT (id) DO UPDATE), so re-running
 updates rows and never duplicates them. The corpus id stays the primary key.
 
-Moderation belongs to the site, not to the file: `published` and `approved` are set when a row
-is first inserted and a re-import never reverts them (an unpublished post stays unpublished, an
-unapproved comment stays hidden) unless `overwrite` is asked for.
+Moderation and editing belong to the site, not to the file: `published` and `approved` are set
+when a row is first inserted and a re-import never reverts them (an unpublished post stays
+unpublished, an unapproved comment stays hidden), and a row edited on the site since (any save(),
+e.g. in the admin; see `edited_on_site`) is left as it is, unless `overwrite` is asked for.
 """
 import json
 import logging
@@ -44,6 +45,7 @@ class Report:
     """What an import did, for the summary line and the tests."""
     created: int = 0
     updated: int = 0
+    kept: int = 0  # existing rows edited on the site, left as they are
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -167,13 +169,19 @@ class SlugAllocator:
 
 
 def _upsert(model, objs: list, fields: list[str], report: Report, *, overwrite: bool = False) -> None:
-    ids = [o.id for o in objs]
-    existing = set(model.objects.filter(id__in=ids).values_list("id", flat=True))
+    # Locked, so that an edit on the site cannot slip in between this check and the write.
+    existing = dict(model.objects.select_for_update().filter(id__in=[o.id for o in objs])
+                    .values_list("id", "edited_on_site"))
     if overwrite:
-        fields = fields + MODERATION_FIELDS[model]
-    model.objects.bulk_create(objs, update_conflicts=True, unique_fields=["id"], update_fields=fields)
-    report.updated += len(existing)
-    report.created += len(objs) - len(existing)
+        fields = fields + MODERATION_FIELDS[model] + ["edited_on_site"]
+    else:
+        kept = {pk for pk, edited in existing.items() if edited}
+        objs = [o for o in objs if o.id not in kept]
+        report.kept += len(kept)
+    if objs:
+        model.objects.bulk_create(objs, update_conflicts=True, unique_fields=["id"], update_fields=fields)
+    report.created += sum(1 for o in objs if o.id not in existing)
+    report.updated += sum(1 for o in objs if o.id in existing)
 
 
 

@@ -114,6 +114,27 @@ def test_reimport_never_reverts_moderation_unless_overwrite(tmp_path, capsys):
     assert Post.objects.get(id=1).published and Comment.objects.get(id=1).approved
 
 
+def test_reimport_keeps_rows_edited_on_the_site_unless_overwrite(tmp_path, capsys):
+    path = write(tmp_path, [post_row(1), post_row(2)], [comment_row(1, 1)])
+    run(path, capsys)
+    post = Post.objects.get(id=1)
+    post.title = "Corrected in the admin"
+    post.save()
+    comment = Comment.objects.get(id=1)
+    comment.comment = "Redacted by a moderator"
+    comment.save()
+    path = write(tmp_path, [post_row(1, title="Title from the file"), post_row(2, title="Changed in the file")],
+                 [comment_row(1, 1, comment="Original rude words")])
+    out = run(path, capsys).out
+    assert "1 updated, 1 kept as edited on the site" in out
+    assert Post.objects.get(id=1).title == "Corrected in the admin"
+    assert Post.objects.get(id=2).title == "Changed in the file"
+    assert Comment.objects.get(id=1).comment == "Redacted by a moderator"
+    call_command("import_corpus", str(path), "--no-progress", "--overwrite")
+    assert Post.objects.get(id=1).title == "Title from the file"
+    assert Comment.objects.get(id=1).comment == "Original rude words"
+
+
 def test_links_with_other_schemes_are_refused(tmp_path, capsys):
     posts = [post_row(1, link_url="javascript:alert(1)"), post_row(2, link_url=" JavaScript:alert(1)"),
              post_row(3, url="data:text/html,x"), post_row(4, link_url="https://example.org/ok")]

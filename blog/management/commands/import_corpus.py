@@ -15,7 +15,8 @@ class Command(BaseCommand):
         parser.add_argument("directory", type=Path)
         parser.add_argument("--no-progress", action="store_true", help="Hide the progress bars.")
         parser.add_argument("--overwrite", action="store_true",
-                            help="Also reset published/approved of existing rows (by default moderation is never reverted).")
+                            help="Let the file win: also reset published/approved and rows edited on the site "
+                                 "(by default neither is ever reverted).")
 
     def handle(self, directory: Path, no_progress: bool, verbosity: int, overwrite: bool, **options):
         started = time.perf_counter()
@@ -30,8 +31,9 @@ class Command(BaseCommand):
         elapsed = time.perf_counter() - started
         self.stdout.write(self.style.SUCCESS(
             f"Imported {posts.created + posts.updated} posts ({posts.created} new, {posts.updated} updated, "
-            f"{posts.skipped} skipped) and {comments.created + comments.updated} comments ({comments.created} new, "
-            f"{comments.updated} updated, {comments.skipped} skipped) in {elapsed:.1f}s."
+            f"{posts.kept} kept as edited on the site, {posts.skipped} skipped) and "
+            f"{comments.created + comments.updated} comments ({comments.created} new, {comments.updated} updated, "
+            f"{comments.kept} kept as edited on the site, {comments.skipped} skipped) in {elapsed:.1f}s."
         ))
         self.stdout.write("The changes are in the search outbox: `python manage.py reindex --pending` applies them "
                           "(the scheduler does every minute).")
