@@ -47,7 +47,7 @@ class Post(models.Model):
     link_url = models.URLField(max_length=2000, blank=True)
     # Set by every save() (the admin, scripts); the importer writes rows without save(). A post
     # edited on the site keeps its fields when the corpus is imported again (see blog/importer.py).
-    edited_on_site = models.BooleanField(default=False, editable=False)
+    edited_on_site = models.BooleanField(default=False, db_default=False, editable=False)
 
     objects = PostQuerySet.as_manager()
 
@@ -93,7 +93,7 @@ class Comment(models.Model):
     approved = models.BooleanField(default=False, db_index=True)
     modified = models.DateTimeField(auto_now=True, db_index=True)
     # As for posts: set by every save(), never by the importer.
-    edited_on_site = models.BooleanField(default=False, editable=False)
+    edited_on_site = models.BooleanField(default=False, db_default=False, editable=False)
 
     objects = CommentQuerySet.as_manager()
 

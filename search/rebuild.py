@@ -331,9 +331,15 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
             complete(client, kinds, report)
         except Exception as exc:
             raise RebuildFailedAfterSwap(after_swap_failure(client, new, old, exc)) from exc
-        settle_outbox(covered)
-        retire(client, old, report, keep_old=keep_old)
-        report.pending_applied = outbox.drain_all(batch=500, client=client).applied
+        try:
+            settle_outbox(covered)
+            retire(client, old, report, keep_old=keep_old)
+            report.pending_applied = outbox.drain_all(batch=500, client=client).applied
+        except Exception as exc:
+            raise RebuildFailedAfterSwap(
+                f"the new indices are live and caught up, but finishing the rebuild failed ({exc}); "
+                f"changes waiting in the outbox are applied by the next sync or `reindex --pending`, and "
+                f"indices left over are removed by the next rebuild. Nothing was lost.") from exc
     report.seconds = time.perf_counter() - started
     return report
 

@@ -487,3 +487,31 @@ def test_replay_log_of_a_killed_rebuild_is_recovered_by_the_next_sync(es, build_
     assert not PendingChange.objects.exists()
     refresh(es)
     assert source_of(es, "posts", post.pk)["title"] == "Applied only to the indices it replaced"
+
+
+@pytest.mark.django_db
+def test_failure_while_finishing_after_the_swap_says_the_new_indices_are_live(es, build_index, monkeypatch):
+    post = make_post("Finishing fails")
+    build_index()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("database connection lost")
+
+    monkeypatch.setattr(rebuild_module, "retire", broken)
+    with pytest.raises(CommandError, match="new indices are live and caught up") as failure:
+        call_command("reindex", "--no-progress")
+    assert "unchanged" not in str(failure.value)
+    monkeypatch.undo()
+    assert post.pk in ids_in(es, "posts")
+    build_index()  # the next run removes what was left over
+    assert len(es.indices.get(index=f"{alias_name('posts')}-2*").body) == 1
+    assert_in_sync()
+
+
+@pytest.mark.django_db
+def test_search_check_without_aliases_is_a_clear_error(es):
+    for kind in ("posts", "comments"):  # as before the first reindex
+        for index in aliased_indices(es, kind):
+            es.indices.delete(index=index)
+    with pytest.raises(CommandError, match="could not read the index"):
+        call_command("search_check")

@@ -1,4 +1,5 @@
 from django.core.management.base import BaseCommand, CommandError
+from elasticsearch import ApiError, TransportError
 
 from search import checking
 
@@ -11,6 +12,13 @@ class Command(BaseCommand):
         parser.add_argument("--repair", action="store_true", help="Apply every difference found.")
 
     def handle(self, *args, repair, **options):
+        try:
+            self.run(repair)
+        except (TransportError, ApiError) as exc:
+            raise CommandError(f"could not read the index ({exc}); is Elasticsearch up, and has "
+                               f"`manage.py reindex` created the aliases?") from exc
+
+    def run(self, repair: bool):
         results = checking.check()
         self.report(results)
         total = sum(r.differences for r in results)
