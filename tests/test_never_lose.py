@@ -410,6 +410,15 @@ def test_9_poison_entry_is_retried_alone_then_dead_and_reported(es, client, admi
     assert data["outbox"]["ok"] is False and data["outbox"]["dead"] == 1 and data["healthy"] is False
     page = admin_client.get("/admin/search/deadchange/").content.decode()
     assert "mapper_parsing_exception" in page or "failed to parse" in page
+    # The cause is fixed (the title no longer breaks the mapping): the admin's retry action.
+    Post.objects.filter(pk=bad.pk).update(title="Cured pill")
+    PendingChange.objects.all().delete()  # only the dead letter brings it back
+    dead = DeadChange.objects.get()
+    admin_client.post("/admin/search/deadchange/", {"action": "retry", "_selected_action": [dead.pk]})
+    assert not DeadChange.objects.exists()
+    apply_pending()
+    assert bad.pk in ids_in(es, "posts")
+    assert client.get("/healthz").json()["outbox"]["ok"] is True
 
 
 @pytest.mark.django_db
