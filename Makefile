@@ -16,7 +16,7 @@ export DEBUG ?= 1
 export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
 export ELASTICSEARCH_URL ?= http://127.0.0.1:9200
 
-.PHONY: run test services stop venv setup relevance bench bench-reindex bench-load bench-scale fuzz compose-check clean help
+.PHONY: run test services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale fuzz compose-check clean help
 
 help:
 	@echo "make run      set up and serve the site on the sample corpus at http://$(HOST):$(PORT)"
@@ -62,6 +62,11 @@ clean: stop
 
 relevance: setup
 	$(PY) bench/relevance.py
+
+# The same relevance run on the corpus grown 10x (its own database and index prefix).
+relevance-scale: setup
+	eval "$$(bash bench/scaled_corpus.sh)" && DATABASE_URL="$$SCALE_URL" SEARCH_INDEX_PREFIX="$$SCALE_PREFIX" \
+	  $(PY) bench/relevance.py --corpus "$$SCALE_CORPUS" --max-expected 30 --only "this search" --only "fuzziness AUTO"
 
 bench-reindex: setup
 	$(PY) bench/reindex_bench.py

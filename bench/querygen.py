@@ -1,10 +1,16 @@
 """A seeded set of test queries made from the corpus the way readers misspell (pure, no I/O but
 reading the corpus file).
 
-Each query comes from one post's title and expects the posts whose title holds the correctly
-spelled words (at most MAX_EXPECTED of them, so the answer is specific). Kinds:
+Each query comes from one post's title and expects the posts whose title holds the intended words
+*as written* (as tokens: "pelicans" is not "pelican"; phrases as consecutive tokens, shuffled words
+in any order), at most MAX_EXPECTED of them so the answer is specific. A query counts as found
+only when such a post is the first hit (a comment first is a miss). Kinds:
 
 - control: a correctly spelled 1-3 word title phrase (must never get worse)
+- stem_control: a correctly spelled title word whose (porter) stem another title shares with a
+  different word ("pelicans" vs "pelican", "confusion" vs "confuse"): stemming must not win
+- control_phrase2: a correctly spelled two-word title phrase
+- shuffled: 2-3 correctly spelled title words in another order (no phrase matches)
 - human: a real human misspelling (from a list of common ones) of a title word
 - adjacent_key, transposition, dropped, doubled: one mechanical typo in a single title word
 - phrase2, phrase3: a 2- or 3-word title phrase with one typo
@@ -22,7 +28,14 @@ from pathlib import Path
 
 MAX_EXPECTED = 3
 MIN_WORD = 4
-WORD = re.compile(r"[a-z]+")
+# Title tokens roughly as Elasticsearch's standard tokenizer makes them: "node.js", "don't",
+# "pragma_function_list" and "o3" stay whole; a possessive 's is dropped ("kirby's" is the word "kirby"), as the index does.
+WORD = re.compile(r"[a-z0-9_]+(?:[.'’][a-z0-9_]+)*")
+POSSESSIVE = re.compile(r"['’]s$")
+
+
+def tokens(text: str) -> list[str]:
+    return [POSSESSIVE.sub("", w) for w in WORD.findall(text.lower())]
 QWERTY = ["qwertyuiop", "asdfghjkl", "zxcvbnm"]
 # Common English misspellings (correct -> misspelled), as people type them.
 HUMAN = {
@@ -93,29 +106,46 @@ def load_posts(corpus: Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60) -> list[Query]:
-    posts = load_posts(corpus)
+CONTROL_KINDS = ("control", "stem_control", "control_phrase2", "shuffled")
+KINDS = ["control", "stem_control", "control_phrase2", "shuffled", "human", *MECHANICAL, "phrase2", "phrase3",
+         "two_typos", "stop_wrapped"]
+
+
+def title_words(posts: list[dict]) -> set[str]:
+    return {w for p in posts for w in tokens(p["title"])}
+
+
+def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: dict[str, str] | None = None,
+             posts: list[dict] | None = None) -> list[Query]:
+    """`stems` maps title words to their porter stems (bench/relevance.py asks Elasticsearch); without
+    it there are no stem_control queries."""
+    posts = posts if posts is not None else load_posts(corpus)
     from search.stopwords import is_stop_word
 
-    titles = {p["id"]: WORD.findall(p["title"].lower()) for p in posts}
+    titles = {p["id"]: tokens(p["title"]) for p in posts}
     vocabulary = set()
     for p in posts:
-        vocabulary.update(WORD.findall(p["title"].lower()))
-        vocabulary.update(WORD.findall(p.get("body_text", "").lower()))
+        vocabulary.update(tokens(p["title"]))
+        vocabulary.update(tokens(p.get("body_text", "")))
+    stems = stems or {}
+    stem_family: dict[str, set[str]] = {}
+    for word, stem in stems.items():
+        stem_family.setdefault(stem, set()).add(word)
 
-    def holders(words: list[str]) -> list[int]:
+    def holders(words: list[str], *, any_order: bool = False) -> list[int]:
         n = len(words)
+        if any_order:
+            return [pid for pid, t in titles.items() if set(words) <= set(t)]
         return [pid for pid, t in titles.items() if any(t[i:i + n] == words for i in range(len(t) - n + 1))]
 
     def content(w: str) -> bool:
-        return len(w) >= MIN_WORD and not is_stop_word(w)
+        return len(w) >= MIN_WORD and w.isalpha() and not is_stop_word(w)
 
     rng = random.Random(seed)
     order = list(titles)
     rng.shuffle(order)
     queries: list[Query] = []
-    kinds = ["control", "human", *MECHANICAL, "phrase2", "phrase3", "two_typos", "stop_wrapped"]
-    for kind in kinds:
+    for kind in KINDS:
         made, tries = 0, 0
         for pid in order:
             if made >= per_kind or tries > 20000:
@@ -123,13 +153,17 @@ def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60) -> list[
             tries += 1
             words = titles[pid]
             length = {"phrase2": 2, "phrase3": 3, "two_typos": rng.choice([2, 3]), "control": rng.choice([1, 2, 3]),
-                      "stop_wrapped": rng.choice([1, 2])}.get(kind, 1)
+                      "stop_wrapped": rng.choice([1, 2]), "control_phrase2": 2, "shuffled": rng.choice([2, 3])}.get(kind, 1)
             if len(words) < length:
                 continue
             start = rng.randrange(len(words) - length + 1)
             phrase = words[start:start + length]
+            if kind == "shuffled":  # words from anywhere in the title, none repeated
+                phrase = rng.sample(sorted(set(words)), min(length, len(set(words))))
             if not all(content(w) for w in phrase) and kind != "control":
                 continue
+            if kind == "stem_control" and len(stem_family.get(stems.get(phrase[0], ""), ())) < 2:
+                continue  # no other title word shares its stem
             if kind == "human":
                 candidates = [w for w in phrase if w in HUMAN]
                 if not candidates:
@@ -138,11 +172,14 @@ def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60) -> list[
                     if not hits:
                         continue
                     phrase = [rng.choice(hits)]
-            expected = holders(phrase)
+            expected = holders(phrase, any_order=kind == "shuffled")
             if not expected or len(expected) > MAX_EXPECTED:
                 continue
+            if kind == "shuffled":
+                if len(phrase) < 2 or holders(phrase):
+                    continue  # the words must not stand in this order in any title
             wrong = list(phrase)
-            if kind != "control":
+            if kind not in CONTROL_KINDS:
                 n_typos = 2 if kind == "two_typos" else 1
                 positions = [i for i, w in enumerate(phrase) if content(w)]
                 if len(positions) < n_typos:

@@ -1,11 +1,16 @@
-"""Relevance of this search against the alternatives, on a seeded misspelled-query set from the corpus.
+"""Relevance of this search against the alternatives, on seeded query sets from the corpus.
 
-    make relevance            (= .venv/bin/python bench/relevance.py)
+    make relevance            (= .venv/bin/python bench/relevance.py: two seeds, one table each)
 
 Needs the corpus imported and indexed (make run does both; so does this script when the database
 is empty). Prints success@1, success@3, MRR (top 10) and zero-result rate per query kind and
-overall, for: this search, plain multi_match, multi_match with fuzziness AUTO, and PostgreSQL
-full-text search. --tune compares term suggester settings for this search only.
+overall, for: this search, plain multi_match on the words as written (`.exact` fields) and on the
+stemmed fields, multi_match with fuzziness AUTO, and PostgreSQL full-text search. A query is found
+at rank r when the r-th hit is a post whose title holds the intended words as written (a comment
+ranking first is a miss at rank 1). Then the never-worse gate: every correctly spelled query
+(bench/querygen.CONTROL_KINDS) must rank its first expected post at least as high as plain
+multi_match on the words as written; the regressions are counted and listed, and
+--fail-on-regression makes them an exit status. --tune compares term suggester settings.
 """
 import argparse
 import os
@@ -24,20 +29,24 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from bench.querygen import generate  # noqa: E402
+from bench.querygen import CONTROL_KINDS, generate, load_posts, title_words  # noqa: E402
 from blog.models import Post  # noqa: E402
 from search import baselines  # noqa: E402
+from search.client import get_client  # noqa: E402
 from search.rebuild import indices_exist  # noqa: E402
 from search.service import search  # noqa: E402
 
+GATE = "multi_match exact"
 
-def ours(q: str) -> tuple[list[int], int]:
+
+def ours(q: str) -> tuple[list[int | None], int]:
     r = search(q, use_cache=False)
-    return [h.post_id for h in r.hits if h.type == "post"], r.total
+    return [h.post_id if h.type == "post" else None for h in r.hits], r.total
 
 
 SYSTEMS = {
     "this search": ours,
+    GATE: lambda q: baselines.multi_match(q, exact=True),
     "multi_match": lambda q: baselines.multi_match(q),
     "fuzziness AUTO": lambda q: baselines.multi_match(q, fuzzy=True),
     "PostgreSQL FTS": baselines.postgres_fts,
@@ -53,7 +62,7 @@ def evaluate(queries, systems, *, ranks=None) -> dict:
             rank = next((i + 1 for i, pid in enumerate(ids[:10]) if pid in q.expected), None)
             if ranks is not None:
                 ranks[(name, q.text)] = rank
-            for kind in (q.kind, "ALL", "ALL typos" if q.kind != "control" else None):
+            for kind in (q.kind, "ALL", "ALL typos" if q.kind not in CONTROL_KINDS else None):
                 if kind is None:
                     continue
                 row = scores[name][kind]
@@ -88,6 +97,23 @@ def ensure_data(corpus: Path) -> None:
         call_command("reindex", "--no-progress")
 
 
+def porter_stems(words: list[str]) -> dict[str, str]:
+    """Each word's porter stem, from Elasticsearch's own filter (one _analyze request per 2,000 words)."""
+    stems = {}
+    for i in range(0, len(words), 2000):
+        chunk = words[i:i + 2000]
+        tokens = get_client().indices.analyze(body={"tokenizer": "standard", "filter": ["porter_stem"],
+                                                    "text": " ".join(chunk)}).body["tokens"]
+        stems.update(zip(chunk, (t["token"] for t in tokens)))
+    return stems
+
+
+def gate(queries, ranks) -> list:
+    """Correctly spelled queries this search ranks worse than plain multi_match on the words as written."""
+    return [q for q in queries if q.kind in CONTROL_KINDS
+            and (ranks[("this search", q.text)] or 99) > (ranks[(GATE, q.text)] or 99)]
+
+
 def tune(queries) -> None:
     base = dict(settings.SEARCH["SUGGESTER"])
     grid = {
@@ -112,37 +138,61 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--per-kind", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=20261121)
+    parser.add_argument("--seed", type=int, action="append", help="query set seed (repeatable; default: two seeds)")
+    parser.add_argument("--max-expected", type=int, default=None,
+                        help="most posts a query may expect (default 3; raise it on a grown corpus, whose titles repeat)")
     parser.add_argument("--tune", action="store_true", help="compare term suggester options (this search only)")
     parser.add_argument("--show", type=int, default=0, help="print N sample queries per kind")
+    parser.add_argument("--only", choices=list(SYSTEMS), action="append", help="measure only these systems")
+    parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when the never-worse gate fails")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a SEARCH setting for this run, e.g. --set MAX_ALTERNATIVES=3")
     args = parser.parse_args()
     if not (args.corpus / "posts.ndjson").exists():
         sys.exit(f"no corpus at {args.corpus}: pass --corpus DIR")
-    for item in args.set:
+    for item in args.set:  # KEY=VALUE, or KEY.SUBKEY=VALUE inside a dict setting such as SUGGESTER
         key, _, value = item.partition("=")
-        settings.SEARCH[key] = type(settings.SEARCH[key])(value)
-        print(f"SEARCH[{key!r}] = {settings.SEARCH[key]!r}")
+        *path, last = key.split(".")
+        target = settings.SEARCH
+        for part in path:
+            target[part] = dict(target[part])
+            target = target[part]
+        target[last] = type(target[last])(value) if last in target else value
+        print(f"SEARCH[{key!r}] = {target[last]!r}")
+    if args.max_expected:
+        import bench.querygen
+
+        bench.querygen.MAX_EXPECTED = args.max_expected
     settings.SEARCH["WORD_CACHE_SECONDS"] = 0  # every query measured cold, whatever ran before
     ensure_data(args.corpus)
-    queries = generate(args.corpus, seed=args.seed, per_kind=args.per_kind)
-    kinds = list(dict.fromkeys(q.kind for q in queries)) + ["ALL typos", "ALL"]
-    print(f"{len(queries)} queries (seed {args.seed}, {args.per_kind} per kind) from {args.corpus}")
-    if args.show:
-        for kind in kinds[:-2]:
-            sample = [q for q in queries if q.kind == kind][: args.show]
-            print(f"  {kind}: " + "; ".join(f"{q.text!r} ({q.correct})" for q in sample))
-    if args.tune:
-        tune(queries)
-        return
-    ranks: dict = {}
-    print(table(evaluate(queries, SYSTEMS, ranks=ranks), kinds))
-    worse = [q for q in queries if q.kind == "control"
-             and (ranks[("this search", q.text)] or 99) > (ranks[("multi_match", q.text)] or 99)]
-    print(f"\ncorrectly spelled queries ranked worse than plain multi_match: {len(worse)} of "
-          f"{sum(q.kind == 'control' for q in queries)}" + "".join(
-              f"\n  {q.text!r}: {ranks[('this search', q.text)]} vs {ranks[('multi_match', q.text)]}" for q in worse))
+    posts = load_posts(args.corpus)
+    stems = porter_stems(sorted(w for w in title_words(posts) if w.isalpha()))
+    systems = {name: fn for name, fn in SYSTEMS.items() if not args.only or name in args.only or name == GATE
+               or name == "this search"}
+    regressions = 0
+    for seed in args.seed or [20261121, 7]:
+        queries = generate(args.corpus, seed=seed, per_kind=args.per_kind, stems=stems, posts=posts)
+        kinds = list(dict.fromkeys(q.kind for q in queries)) + ["ALL typos", "ALL"]
+        print(f"\n{len(queries)} queries (seed {seed}, {args.per_kind} per kind) from {args.corpus}", flush=True)
+        if args.show:
+            for kind in kinds[:-2]:
+                sample = [q for q in queries if q.kind == kind][: args.show]
+                print(f"  {kind}: " + "; ".join(f"{q.text!r} ({q.correct})" for q in sample))
+        if args.tune:
+            tune(queries)
+            continue
+        ranks: dict = {}
+        print(table(evaluate(queries, systems, ranks=ranks), kinds))
+        worse = gate(queries, ranks)
+        regressions += len(worse)
+        print(f"\nnever-worse gate (seed {seed}): correctly spelled queries ranked worse than {GATE}: {len(worse)} of "
+              f"{sum(q.kind in CONTROL_KINDS for q in queries)}" + "".join(
+                  f"\n  {q.kind} {q.text!r}: {ranks[('this search', q.text)]} vs {ranks[(GATE, q.text)]}" for q in worse))
+        misses = [q for q in queries if ranks[("this search", q.text)] != 1]
+        print(f"not first ({len(misses)}):" + "".join(
+            f"\n  {q.kind} {q.text!r} ({q.correct}): rank {ranks[('this search', q.text)]}" for q in misses[:40]))
+    if args.fail_on_regression and regressions:
+        sys.exit(f"{regressions} never-worse regression(s)")
 
 
 if __name__ == "__main__":

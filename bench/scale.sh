@@ -7,16 +7,7 @@ cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 FACTOR="${FACTOR:-10}"
 BASE_URL="${DATABASE_URL:?run through make (it sets DATABASE_URL)}"
-SCALE_DB="blogsearch_${FACTOR}x"
-SCALE_URL="${BASE_URL%/*}/$SCALE_DB"
-SCALE_PREFIX="blog${FACTOR}x"
-
-$PY bench/grow_corpus.py --factor "$FACTOR" --out ".state/corpus-${FACTOR}x"
-psql "${BASE_URL%/*}/postgres" -tAc "select 1 from pg_database where datname='$SCALE_DB'" | grep -q 1 \
-  || psql "${BASE_URL%/*}/postgres" -qc "create database \"$SCALE_DB\""
-DATABASE_URL="$SCALE_URL" $PY manage.py migrate -v 0
-DATABASE_URL="$SCALE_URL" $PY manage.py import_corpus ".state/corpus-${FACTOR}x" --no-progress
-DATABASE_URL="$SCALE_URL" SEARCH_INDEX_PREFIX="$SCALE_PREFIX" $PY manage.py reindex --if-missing --no-progress
+eval "$(FACTOR="$FACTOR" bash bench/scaled_corpus.sh)"
 
 echo "== reindex, 1x and ${FACTOR}x interleaved"
 for round in 1 2 3; do

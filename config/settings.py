@@ -36,6 +36,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before WhiteNoise, so static files carry the policy too.
+    "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -74,8 +76,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Correctness does not depend on the backend: cached results are keyed by an index generation
 # kept in PostgreSQL (see search/generation.py).
 REDIS_URL = env_str("REDIS_URL", "")
+# Short socket timeouts: a Redis that hangs costs a search ~0.1 s once, then the cache breaker
+# (SEARCH["CACHE_BREAKER_SECONDS"]) skips it for a while (search/resultcache.py).
+REDIS_CACHE_OPTIONS = {"socket_timeout": 0.1, "socket_connect_timeout": 0.1}
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": REDIS_CACHE_OPTIONS}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "blogsearch"}}
 
@@ -106,6 +112,21 @@ SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY", False) else None
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy of every response (config/csp.py; the shape of Django 6.0's setting).
+# No inline scripts anywhere and no scripts from elsewhere: pages load /static/ files only. Posts
+# are the authors' own HTML: the corpus has ~5,500 style attributes, external images and a few
+# embedded players, so style *attributes* (never <style> elements), https images and https frames
+# are allowed; scripts in post bodies stay blocked.
+SECURE_CSP = {
+    "default-src": ["'self'"],
+    "img-src": ["'self'", "data:", "https:"],
+    "style-src-attr": ["'unsafe-inline'"],
+    "frame-src": ["https:"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
 
 LOGIN_URL = "/admin/login/"
 
@@ -148,13 +169,24 @@ SEARCH = {
     # Query normalization.
     "MAX_QUERY_LENGTH": 200,
     "MAX_QUERY_WORDS": 12,
+    # ...and of tokens as Elasticsearch sees them (a hyphen-joined or CJK "word" holds many).
+    "MAX_QUERY_TOKENS": 12,
+    # The suggesters look at the first words only, and at no word longer than this (bench/hostile.py).
+    "MAX_SUGGEST_WORDS": 6,
+    "MAX_SUGGEST_WORD_LENGTH": 30,
     # Spelling alternatives (what the user typed keeps TYPED_SCORE so it stays on top).
     "TYPED_SCORE": 1.1,
     "MIN_SUGGESTION_SCORE": 0.6,
     "MAX_ALTERNATIVES": 5,
     "MAX_OPTIONS_PER_WORD": 3,
+    # The typo model ranking a word's options (search/suggestions.py): what each kind of edit costs.
+    "TYPO_COSTS": {"substitute": 1.0, "adjacent_key": 0.75, "vowel": 0.8, "insert_delete": 0.85, "doubled": 0.6,
+                   "transpose": 0.7, "first_letter": 0.1},
     # A typed word found in at least this many documents is not corrected (someone's rare typo is).
     "KNOWN_WORD_MIN_DOCS": 3,
+    # Keeping a typed word that fewer documents hold scores this (a word no document holds: the
+    # floor, MIN_SUGGESTION_SCORE), when several words are corrected together.
+    "KEEP_PRESENT_SCORE": 0.9,
     # Term suggester options, chosen by measurement (bench/relevance.py); see the README.
     "SUGGESTER": {
         "suggest_mode": "missing",
@@ -164,13 +196,29 @@ SEARCH = {
         "max_edits": 2,
         "size": 3,
     },
-    # Query boosts: the title weighs TITLE_BOOST times the text; comments weigh like the text.
+    # Ranking tiers (search/query.py): tier -> constant score, powers of two so that a higher tier
+    # always wins; inside a tier BM25 (title weighing TITLE_BOOST times the text) scaled by
+    # RELEVANCE_WEIGHT breaks ties without crossing tiers.
+    "TIERS": {
+        "title.exact.phrase": 64,
+        "title.stem.phrase": 32,
+        "title.exact.words": 16,
+        "title.stem.words": 8,
+        "body.exact.phrase": 4,
+        "body.stem.phrase": 2,
+        "all.words": 1,
+    },
     "TITLE_BOOST": 2.0,
-    "COMMENT_BOOST": 1.0,
+    "RELEVANCE_WEIGHT": 0.01,
+    # Stemmer of the matching analyzer ("stemmer" filter language): kstem ("light_english") merges
+    # fewer unrelated words than porter (venus/venues) and measured as well or better (README).
+    "STEMMER": env_str("SEARCH_STEMMER", "light_english"),
     # Results.
     "PAGE_SIZE": 10,
     "MAX_PAGE": 50,
     "HIGHLIGHT_FRAGMENT_SIZE": 160,
+    # Completions /api/suggest/ offers the browser's search bar (the correction, then titles).
+    "SUGGEST_COMPLETIONS": 8,
     # Result cache seconds (entries are also invalidated by the index generation); 0 disables it.
     "CACHE_SECONDS": env_int("SEARCH_CACHE_SECONDS", 300),
     # Per-word suggestion cache seconds (same invalidation); 0 disables it.
@@ -178,7 +226,11 @@ SEARCH = {
     # Elasticsearch failures: searches answer 503 at once for this long after one (then try again),
     # after-commit syncs leave changes in the outbox for this long; Retry-After of the 503 pages.
     "SEARCH_BREAKER_SECONDS": 3.0,
+    # One search's time budget across its round trips (each waits at most what is left of it).
+    "DEADLINE_SECONDS": env_float("SEARCH_DEADLINE_SECONDS", 1.5),
     "SYNC_BREAKER_SECONDS": 5.0,
+    # After a cache failure (Redis down or hanging) searches skip the cache for this long.
+    "CACHE_BREAKER_SECONDS": 10.0,
     "RETRY_AFTER_SECONDS": 30,
     # Who may see ?debug-search: "all", "staff" or "off".
     "DEBUG_TABLE": env_str("SEARCH_DEBUG_TABLE", "all" if DEBUG else "staff"),

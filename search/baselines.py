@@ -15,8 +15,12 @@ PG_DOCUMENT = ("setweight(to_tsvector('english', coalesce(title, '')), 'A') || "
                "setweight(to_tsvector('english', coalesce(body_text, '')), 'B')")
 
 
-def _multi_match_response(query: str, *, size: int, fuzzy: bool, highlight: bool, client=None) -> dict:
-    clause = {"query": query, "fields": ["title^2", "text", "comment"]}
+STEMMED_FIELDS = ["title^2", "text", "comment"]
+EXACT_FIELDS = ["title.exact^2", "text.exact", "comment.exact"]  # the words as written
+
+
+def _multi_match_response(query: str, *, size: int, fuzzy: bool, highlight: bool, client=None, exact: bool = False) -> dict:
+    clause = {"query": query, "fields": EXACT_FIELDS if exact else STEMMED_FIELDS}
     if fuzzy:
         clause["fuzziness"] = "AUTO"
     body = {"query": {"bool": {"must": {"multi_match": clause}, "filter": [{"range": {"pub_date": {"lte": "now/m"}}}]}},
@@ -28,10 +32,10 @@ def _multi_match_response(query: str, *, size: int, fuzzy: bool, highlight: bool
     return (client or get_client()).search(index=f"{alias_name('posts')},{alias_name('comments')}", **body).body
 
 
-def multi_match(query: str, *, size: int = 10, fuzzy: bool = False, client=None) -> tuple[list[int], int]:
-    """Post ids, best first, and the total."""
-    response = _multi_match_response(query, size=size, fuzzy=fuzzy, highlight=False, client=client)
-    ids = [h["_source"]["post_id"] for h in response["hits"]["hits"] if h["_source"].get("doc_type") == "post"]
+def multi_match(query: str, *, size: int = 10, fuzzy: bool = False, exact: bool = False, client=None) -> tuple[list[int | None], int]:
+    """Post ids, best first (None where a comment ranks), and the total."""
+    response = _multi_match_response(query, size=size, fuzzy=fuzzy, highlight=False, client=client, exact=exact)
+    ids = [h["_source"]["post_id"] if h["_source"].get("doc_type") == "post" else None for h in response["hits"]["hits"]]
     return ids, response["hits"]["total"]["value"]
 
 

@@ -8,6 +8,8 @@ Every analysis component named here exists under the same name in the full Elast
 distribution, so the mappings run unchanged on the official Docker image; the development node
 gets them from devservices/es-plugin.
 """
+import hashlib
+import json
 from datetime import datetime, timezone
 
 from django.conf import settings
@@ -20,20 +22,26 @@ KINDS = ("posts", "comments")
 english_possessive = token_filter("english_possessive", type="stemmer", language="possessive_english")
 english_stop = token_filter("english_stop", type="stop", stopwords=list(STOP_WORDS))
 
-# Matching: stemmed, stop words removed, accents folded.
+# The stemmer is chosen by measurement (SEARCH["STEMMER"], see the README's relevance section).
+english_stemmer = token_filter("english_stemmer", type="stemmer", language=settings.SEARCH["STEMMER"])
+
+# Matching for recall: stemmed, stop words removed, accents folded.
 english_text = analyzer(
     "english_text",
     tokenizer="standard",
-    filter=[english_possessive, "lowercase", english_stop, "asciifolding", "porter_stem"],
+    filter=[english_possessive, "lowercase", english_stop, "asciifolding", english_stemmer],
 )
-# Suggestions: real words as written in the blog (lowercased and folded only), so that the term
-# suggester proposes words a reader would recognise, never stems.
-suggest_text = analyzer("suggest_text", tokenizer="standard", filter=["lowercase", "asciifolding"])
+# The words as written in the blog (lowercased and folded, possessive 's dropped, stop words kept):
+# the exact tier of the query ranks them above stem-only matches, and the term suggesters propose
+# these words, so a reader is offered words they recognise, never stems. "Kirby's" is the word
+# "kirby" as written; without the possessive filter a reader typing "kirby" would miss it.
+exact_text = analyzer("exact_text", tokenizer="standard", filter=[english_possessive, "lowercase", "asciifolding"])
 
 
 def searchable(**kwargs) -> Text:
-    """A text field for matching, highlighting (offsets make long bodies cheap) and suggestions."""
-    return Text(analyzer=english_text, index_options="offsets", fields={"suggest": Text(analyzer=suggest_text)}, **kwargs)
+    """A text field for matching and highlighting (offsets make long bodies cheap), with its words
+    as written in the `exact` sub-field for the exact tier and the suggesters."""
+    return Text(analyzer=english_text, index_options="offsets", fields={"exact": Text(analyzer=exact_text)}, **kwargs)
 
 
 def stored() -> Keyword:
@@ -100,6 +108,17 @@ def index_definition(kind: str, name: str) -> Index:
     return index
 
 
+def schema_id(kind: str) -> str:
+    """A digest of what a kind's index is made of (analysis and mapping): it changes whenever a
+    release changes them, and is kept in the index's mapping `_meta`, so that `reindex
+    --if-missing` can tell an index built by an older release from a current one."""
+    body = index_definition(kind, "any").to_dict()
+    body.get("settings", {}).pop("number_of_replicas", None)  # operational, not schema
+    return hashlib.sha1(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def index_body(kind: str, name: str) -> dict:
     """The create-index request body, as a plain dict."""
-    return index_definition(kind, name).to_dict()
+    body = index_definition(kind, name).to_dict()
+    body.setdefault("mappings", {})["_meta"] = {"schema": schema_id(kind)}
+    return body

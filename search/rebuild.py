@@ -24,7 +24,7 @@ from elasticsearch import ApiError, NotFoundError, TransportError, helpers
 from common.batching import batched
 from search import generation, outbox
 from search.client import bulk_client, get_client
-from search.documents import KINDS, alias_name, index_body, index_pattern, new_index_name
+from search.documents import KINDS, alias_name, index_body, index_pattern, new_index_name, schema_id
 from search.indexing import ENTRY_KIND, IndexingError, apply_changes, forget_aliases, iter_index_actions, parallel_load, querysets
 from search.models import PendingChange, RebuildState
 from search.versions import SCHEME
@@ -150,7 +150,7 @@ def abandon_replay_log() -> int:
 def create_index(client, kind: str) -> str:
     name = new_index_name(kind)
     body = index_body(kind, name)
-    body.setdefault("mappings", {})["_meta"] = {"versions": SCHEME}
+    body.setdefault("mappings", {}).setdefault("_meta", {})["versions"] = SCHEME
     # No refreshes while loading; set back to the default once loaded.
     body.setdefault("settings", {})["refresh_interval"] = "-1"
     client.indices.create(index=name, **body)
@@ -360,3 +360,18 @@ def after_swap_failure(client, new, old, exc) -> str:
 def indices_exist() -> bool:
     client = get_client()
     return all(aliased_indices(client, kind) for kind in KINDS)
+
+
+def outdated_kinds() -> list[str]:
+    """Kinds whose live index was built with another analysis or mapping than this release's
+    (search/documents.schema_id), or without PostgreSQL row versions (search/versions.SCHEME):
+    they must be rebuilt before searches use the new fields and syncs can trust a 409."""
+    client = get_client()
+    outdated = []
+    for kind in KINDS:
+        names = aliased_indices(client, kind)
+        mappings = client.indices.get_mapping(index=names).body if names else {}
+        metas = [m["mappings"].get("_meta", {}) for m in mappings.values()]
+        if any(meta.get("schema") != schema_id(kind) or meta.get("versions") != SCHEME for meta in metas):
+            outdated.append(kind)
+    return outdated

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 KNOWN_WORDS = "known_words"
 _WORD = re.compile(r"\S+")
-SUGGESTER_FIELDS = {"title": "title.suggest", "text": "text.suggest", "comment": "comment.suggest"}
+SUGGESTER_FIELDS = {"title": "title.exact", "text": "text.exact", "comment": "comment.exact"}
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,18 @@ class Alternative:
     score: float
     text: str
     typed: bool = False
+
+
+def suggestable(query: str, *, max_words: int, max_word_length: int) -> str:
+    """The part of the query the suggesters look at: its first `max_words` words, none longer than
+    `max_word_length` (blanked, so offsets stay those of the query). A term suggester's work grows
+    with the length of each word and the number of words (200 letters in one word cost 11x a
+    normal search, twelve misspelled words 6x: bench/hostile.py), and no real word is that long."""
+    out = list(query)
+    for i, (start, end, word) in enumerate(words(query)):
+        if i >= max_words or end - start > max_word_length:
+            out[start:end] = " " * (end - start)
+    return "".join(out)
 
 
 def suggest_block(query: str, *, options: dict) -> dict:
@@ -55,7 +67,7 @@ def known_words_aggregation(query: str) -> dict:
 
 
 def known_spans(query: str, aggregations: dict, *, min_docs: int) -> list[tuple[int, int]]:
-    """Character ranges of the words found in at least `min_docs` documents."""
+    """Character ranges of the words found in at least `min_docs` documents (min_docs=1: in any)."""
     buckets = aggregations.get(KNOWN_WORDS, {}).get("words", {}).get("buckets", {})
     return [
         (start, end)
@@ -64,9 +76,110 @@ def known_spans(query: str, aggregations: dict, *, min_docs: int) -> list[tuple[
     ]
 
 
-def _spans(suggest: dict, *, floor: float, per_token: int, known: list[tuple[int, int]] = ()) -> dict[tuple[int, int], list[tuple[float, str]]]:
-    """Options per (offset, length) span, merged across suggesters, best first, above the floor."""
-    merged: dict[tuple[int, int], dict[str, float]] = {}
+def in_code_points(query: str, suggest: dict) -> dict:
+    """The suggest section with offsets and lengths in Python string indices.
+
+    Elasticsearch (Java) reports them in UTF-16 code units: every character outside the Basic
+    Multilingual Plane (emoji, some CJK) counts twice there and once in Python, so slicing with the
+    raw numbers cuts words apart after the first emoji.
+    """
+    if query.isascii() or all(ord(ch) < 0x10000 for ch in query):
+        return suggest
+    index, units = {}, 0
+    for i, ch in enumerate(query):
+        index[units] = i
+        units += 2 if ord(ch) >= 0x10000 else 1
+    index[units] = len(query)
+    out = {}
+    for name, entries in suggest.items():
+        out[name] = []
+        for entry in entries or []:
+            start, end = int(entry["offset"]), int(entry["offset"]) + int(entry["length"])
+            if start in index and end in index:
+                out[name].append({**entry, "offset": index[start], "length": index[end] - index[start]})
+    return out
+
+
+# The typo model: what each kind of edit costs. People hit a neighbouring key, swap two letters,
+# double or drop one, or confuse vowels far more often than they type an arbitrary other letter,
+# and rarely get the first letter wrong.
+QWERTY = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_KEY = {ch: (r, c) for r, row in enumerate(QWERTY) for c, ch in enumerate(row)}
+VOWELS = frozenset("aeiouy")
+# The defaults; SEARCH["TYPO_COSTS"] is what the service passes (tuned with bench/relevance.py).
+COSTS = {"substitute": 1.0, "adjacent_key": 0.75, "vowel": 0.8, "insert_delete": 0.85, "doubled": 0.6,
+         "transpose": 0.7, "first_letter": 0.3}
+
+
+def _adjacent(a: str, b: str) -> bool:
+    if a not in _KEY or b not in _KEY:
+        return False
+    (ra, ca), (rb, cb) = _KEY[a], _KEY[b]
+    return abs(ra - rb) <= 1 and abs(ca - cb) <= 1
+
+
+def _substitution(a: str, b: str, costs: dict) -> float:
+    if a == b:
+        return 0.0
+    if _adjacent(a, b):
+        return costs["adjacent_key"]
+    if a in VOWELS and b in VOWELS:
+        return costs["vowel"]
+    return costs["substitute"]
+
+
+def typo_cost(typed: str, candidate: str, costs: dict = COSTS) -> float:
+    """Weighted optimal-string-alignment distance between what was typed and a candidate word.
+
+    An edit at the start of the typed word (substituting or dropping its first letter, adding one
+    before it, swapping its first two) costs COSTS["first_letter"] more.
+    """
+    a, b = typed.lower(), candidate.lower()
+    n, m = len(a), len(b)
+    first = costs["first_letter"]
+
+    def indel(s: str, k: int) -> float:  # dropping or adding s[k - 1]: cheap when it doubles a neighbour
+        doubled = (k >= 2 and s[k - 2] == s[k - 1]) or (k < len(s) and s[k] == s[k - 1])
+        return costs["doubled"] if doubled else costs["insert_delete"]
+
+    d = [[0.0] * (m + 1) for _ in range(n + 1)]
+    for i in range(1, n + 1):
+        d[i][0] = d[i - 1][0] + indel(a, i) + (first if i == 1 else 0.0)
+    for j in range(1, m + 1):
+        d[0][j] = d[0][j - 1] + indel(b, j) + first
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            sub = _substitution(a[i - 1], b[j - 1], costs)
+            best = min(
+                d[i - 1][j - 1] + (sub + (first if i == 1 or j == 1 else 0.0) if sub else 0.0),
+                d[i - 1][j] + indel(a, i) + (first if i == 1 else 0.0),  # a letter typed too many
+                d[i][j - 1] + indel(b, j),  # a letter left out
+            )
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1] and a[i - 1] != a[i - 2]:
+                best = min(best, d[i - 2][j - 2] + costs["transpose"] + (first if i == 2 else 0.0))
+            d[i][j] = best
+    return round(d[n][m], 4)
+
+
+def typo_score(typed: str, candidate: str, costs: dict = COSTS) -> float:
+    """Like the term suggester's own score (1 - edits / length), with the typo model's costs.
+
+    Divided by the typed word's length, not the shorter one's as Lucene does: the options for one
+    typed word are then ranked by their cost alone, and a longer candidate gains nothing.
+    """
+    return round(max(0.0, 1.0 - typo_cost(typed, candidate, costs) / (len(typed) or 1)), 4)
+
+
+def _spans(suggest: dict, *, floor: float, per_token: int, known: list[tuple[int, int]] = (),
+           costs: dict = COSTS) -> dict[tuple[int, int], list[tuple[float, str]]]:
+    """Options per (offset, length) span, merged across suggesters, best first, above the floor.
+
+    Options are ranked by the typo model's score, then by how many documents hold them (summed
+    over the suggesters' fields): among equally likely typos the more common word is more likely.
+    Which option also forms a phrase with the other words is left to the query itself: an
+    alternative that forms no phrase reaches no phrase tier (search/query.py).
+    """
+    merged: dict[tuple[int, int], dict[str, list[float]]] = {}
     for name in SUGGESTER_FIELDS:
         for entry in suggest.get(f"{name}_terms", []) or []:
             span = (int(entry["offset"]), int(entry["length"]))
@@ -77,12 +190,16 @@ def _spans(suggest: dict, *, floor: float, per_token: int, known: list[tuple[int
                 continue  # a word the blog uses often is what the reader meant
             best = merged.setdefault(span, {})
             for option in entry.get("options", []) or []:
-                text, score = str(option["text"]), float(option["score"])
-                if score < floor or text.lower() == token:
+                text = str(option["text"])
+                if text.lower() == token:
                     continue
-                best[text] = max(score, best.get(text, 0.0))
+                score = typo_score(token, text, costs)
+                if score < floor:
+                    continue
+                score_freq = best.setdefault(text, [score, 0.0])
+                score_freq[1] += float(option.get("freq", 0))
     return {
-        span: sorted(((s, t) for t, s in opts.items()), key=lambda st: (-st[0], st[1]))[:per_token]
+        span: [(s, t) for t, (s, f) in sorted(opts.items(), key=lambda tf: (-tf[1][0], -tf[1][1], tf[0]))][:per_token]
         for span, opts in merged.items()
         if opts
     }
@@ -96,13 +213,14 @@ def _replace(query: str, choices: list[tuple[tuple[int, int], str]]) -> str:
 
 
 def alternatives(query: str, suggest: dict, *, typed_score: float, floor: float, max_alternatives: int,
-                 per_token: int, known: list[tuple[int, int]] = ()) -> list[Alternative]:
+                 per_token: int, known: list[tuple[int, int]] = (), costs: dict = COSTS,
+                 present: list[tuple[int, int]] = (), keep_present: float = 0.0) -> list[Alternative]:
     """The typed query first, then up to max_alternatives - 1 corrections, best first.
 
     `known` are character ranges of words not to correct (see known_spans).
     """
     result = [Alternative(typed_score, query, typed=True)]
-    spans = _spans(suggest, floor=floor, per_token=per_token, known=known)
+    spans = _spans(suggest, floor=floor, per_token=per_token, known=known, costs=costs)
     if not spans or max_alternatives <= 1:
         return result
     # Beam search over spans in text order; a partial alternative is (log score sum, choices).
@@ -110,7 +228,10 @@ def alternatives(query: str, suggest: dict, *, typed_score: float, floor: float,
     beam_width = max_alternatives * 4
     beam: list[tuple[float, list]] = [(0.0, [])]
     for span, options in sorted(spans.items()):
-        keep = (math.log(floor), None)
+        # Keeping a word the index holds (if too rarely to be "known") is likelier right than keeping
+        # a word it has never seen: "sues youtufe" should try "sues youtube" before "uses youtube".
+        in_index = any(start <= span[0] and span[0] + span[1] <= end for start, end in present)
+        keep = (math.log(max(floor, keep_present) if in_index else floor), None)
         grown = []
         for logsum, choices in beam:
             for choice_log, word in [keep] + [(math.log(s), w) for s, w in options]:

@@ -4,6 +4,7 @@ import json
 from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from search import health
@@ -12,11 +13,11 @@ from search.service import BadSearchRequest, SearchUnavailable, search, validate
 
 
 
-def json_response(data: dict, *, status: int = 200) -> HttpResponse:
+def json_response(data: dict | list, *, status: int = 200, content_type: str = "application/json") -> HttpResponse:
     """JSON with <, > and & escaped, so reflected input can never read as HTML (same JSON value)."""
     # Three str.replace calls are several times faster than str.translate with a mapping.
     body = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return HttpResponse(body, status=status, content_type="application/json")
+    return HttpResponse(body, status=status, content_type=content_type)
 
 
 def debug_allowed(request) -> bool:
@@ -43,7 +44,8 @@ def results(request):
         return response
     context.update(result=result, query=result.query)
     if context["debug"]:
-        context["debug_rows"] = list(zip(result.alternatives, result.boosts))
+        context["debug_tiers"] = list(settings.SEARCH["TIERS"])
+        context["debug_rows"] = [(alt, [b[t] for t in context["debug_tiers"]]) for alt, b in zip(result.alternatives, result.boosts)]
         context["debug_json"] = json.dumps(result.requests, indent=2, ensure_ascii=False)
         context["elasticsearch_url"] = safe_url(settings.ELASTICSEARCH["URL"])
     return render(request, "search/results.html", context)
@@ -87,3 +89,39 @@ def api(request):
             for h in result.hits
         ],
     })
+
+
+def completions(result) -> list[str]:
+    """What the browser's search bar offers: the correction, then the top hits' titles, no repeats."""
+    found = [result.showing_for] if result.showing_for else []
+    found += [h.title for h in result.hits]
+    return list(dict.fromkeys(t for t in found if t))[:settings.SEARCH["SUGGEST_COMPLETIONS"]]
+
+
+@require_GET
+def suggest(request):
+    """OpenSearch suggestions (`[query, [completion, ...]]`) for the browser's own search bar.
+
+    Answered from the same search() as the instant results, so it shares their result cache. When
+    search is unavailable or the request is bad the answer is an empty list: a search bar shows
+    nothing rather than an error.
+    """
+    query = request.GET.get("q", "")[:settings.SEARCH["MAX_QUERY_LENGTH"]]
+    try:
+        found = completions(search(query, page=1))
+    except (BadSearchRequest, SearchUnavailable):
+        found = []
+    return json_response([query, found], content_type="application/x-suggestions+json; charset=utf-8")
+
+
+@require_GET
+def opensearch(request):
+    """The OpenSearch description that lets readers add this blog's search to their browser."""
+    context = {
+        "results_url": request.build_absolute_uri(reverse("search:results")) + "?q={searchTerms}",
+        "suggest_url": request.build_absolute_uri(reverse("search:suggest")) + "?q={searchTerms}",
+        "api_url": request.build_absolute_uri(reverse("search:api")) + "?q={searchTerms}",
+        "self_url": request.build_absolute_uri(reverse("search:opensearch")),
+        "home_url": request.build_absolute_uri(reverse("blog:home")),
+    }
+    return render(request, "search/opensearch.xml", context, content_type="application/opensearchdescription+xml")

@@ -1,72 +1,203 @@
-// Instant results as you type, from /api/search/. The plain form keeps working without JavaScript.
-// Results are built with textContent, except the highlight, which the API returns HTML-escaped
-// by Elasticsearch with only <mark> added; it is re-escaped here all the same and only <mark>
-// tags are restored.
+// Instant results as you type, from /api/search/, as a WAI-ARIA 1.2 combobox: the search input
+// owns a listbox of options (links), and aria-activedescendant follows the highlighted one while
+// focus stays in the input. Without JavaScript the plain GET form works as it is.
+//
+// Keys: ArrowDown/ArrowUp move through the options (wrapping), Enter opens the highlighted result
+// (or submits the form when none is highlighted), Escape closes the list and a second Escape
+// clears the box, Tab leaves. The correction and the result count go to a polite live region.
+//
+// Safety: titles are plain text and set with textContent. A title highlight is HTML that
+// Elasticsearch already escaped, with only <mark> added: it is parsed (inert, never inserted as
+// HTML) and rebuilt from its text nodes and <mark> elements alone, so "Q&amp;A" shows as "Q&A".
 (function () {
   "use strict";
   var input = document.getElementById("search-input");
-  var box = document.getElementById("instant-results");
-  if (!input || !box) return;
+  var popup = document.getElementById("instant-results");
+  var listbox = document.getElementById("instant-listbox");
+  var note = document.getElementById("instant-note");
+  var status = document.getElementById("instant-status");
+  if (!input || !popup || !listbox || !note || !status) return;
+
+  var DEBOUNCE_MS = 150;
+  var MIN_LENGTH = 2;
+  var MAX_OPTIONS = 6;
   var api = input.getAttribute("data-api");
   var timer = null;
-  var controller = null;
-  var lastQuery = "";
+  var issued = 0;       // number of the latest request sent
+  var lastQuery = null; // the query whose answer is on screen (or on its way)
+  var active = -1;      // index of the highlighted option, -1 for none
 
-  function markOnly(html) {
-    var div = document.createElement("div");
-    div.textContent = html;  // escape everything
-    return div.innerHTML.replace(/&lt;(\/?)mark&gt;/g, "<$1mark>");
+  input.setAttribute("role", "combobox");
+  input.setAttribute("aria-autocomplete", "list");
+  input.setAttribute("aria-controls", listbox.id);
+  input.setAttribute("aria-expanded", "false");
+
+  function options() { return listbox.querySelectorAll("[role=option]"); }
+
+  function isOpen() { return !popup.hidden; }
+
+  function highlight(index) {
+    var opts = options();
+    active = opts.length ? index : -1;
+    for (var i = 0; i < opts.length; i++) {
+      opts[i].setAttribute("aria-selected", i === active ? "true" : "false");
+    }
+    if (active >= 0) {
+      input.setAttribute("aria-activedescendant", opts[active].id);
+      opts[active].scrollIntoView({ block: "nearest" });
+    } else {
+      input.removeAttribute("aria-activedescendant");
+    }
   }
 
-  function hide() { box.hidden = true; box.textContent = ""; }
+  function open() {
+    if (note.hidden && !options().length) return;  // nothing to show yet
+    popup.hidden = false;
+    input.setAttribute("aria-expanded", options().length ? "true" : "false");
+  }
 
-  function render(data) {
-    box.textContent = "";
-    if (!data.results || data.results.length === 0) {
-      var none = document.createElement("div");
-      none.className = "instant-empty";
-      none.textContent = "No results for " + data.query;
-      box.appendChild(none);
-    }
-    if (data.showing_for) {
-      var note = document.createElement("div");
-      note.className = "instant-note";
-      note.textContent = "Showing results for " + data.showing_for;
-      box.appendChild(note);
-    }
-    data.results.slice(0, 6).forEach(function (r) {
-      var a = document.createElement("a");
-      a.href = r.url;
-      a.className = "instant-hit";
+  function close() {
+    popup.hidden = true;
+    input.setAttribute("aria-expanded", "false");
+    highlight(-1);
+  }
+
+  function settled() { listbox.removeAttribute("aria-busy"); }
+
+  function clearResults() {
+    settled();
+    close();
+    listbox.textContent = "";
+    listbox.hidden = true;
+    note.textContent = "";
+    note.hidden = true;
+    status.textContent = "";
+  }
+
+  // Copies the text and <mark> elements of already-escaped highlight HTML into `target`.
+  function appendMarkedText(target, html) {
+    var parsed = new DOMParser().parseFromString("<body>" + html + "</body>", "text/html").body;
+    (function copy(from, to) {
+      for (var node = from.firstChild; node; node = node.nextSibling) {
+        if (node.nodeType === Node.TEXT_NODE) {
+          to.appendChild(document.createTextNode(node.nodeValue));
+        } else if (node.nodeType === Node.ELEMENT_NODE && node.nodeName === "MARK") {
+          copy(node, to.appendChild(document.createElement("mark")));
+        } else if (node.nodeType === Node.ELEMENT_NODE) {
+          copy(node, to);  // anything else: keep its text only
+        }
+      }
+    })(parsed, target);
+  }
+
+  function option(hit, index) {
+    var a = document.createElement("a");
+    a.id = "instant-option-" + index;
+    a.href = hit.url;
+    a.className = "instant-hit";
+    a.setAttribute("role", "option");
+    a.setAttribute("aria-selected", "false");
+    a.tabIndex = -1;  // focus stays in the input; the options are reached with the arrow keys
+    if (hit.type === "comment") {
       var kind = document.createElement("span");
       kind.className = "kind";
-      kind.textContent = r.type === "comment" ? "comment on " : "";
-      var title = document.createElement("span");
-      if (r.title_highlight) { title.innerHTML = markOnly(r.title_highlight); } else { title.textContent = r.title; }
+      kind.textContent = "comment on ";
       a.appendChild(kind);
-      a.appendChild(title);
-      box.appendChild(a);
-    });
-    box.hidden = false;
+    }
+    var title = document.createElement("span");
+    title.className = "title";
+    if (hit.title_highlight) { appendMarkedText(title, hit.title_highlight); } else { title.textContent = hit.title; }
+    a.appendChild(title);
+    return a;
+  }
+
+  function render(data) {
+    var hits = (data.results || []).slice(0, MAX_OPTIONS);
+    listbox.textContent = "";
+    hits.forEach(function (hit, i) { listbox.appendChild(option(hit, i)); });
+    listbox.hidden = hits.length === 0;
+    var lines = [];
+    if (data.showing_for) lines.push("Showing results for " + data.showing_for);
+    if (!hits.length) lines.push("No results for " + data.query);
+    note.textContent = lines.join(" · ");
+    note.hidden = lines.length === 0;
+    lines.push(data.total + (data.total === 1 ? " result" : " results") +
+               (hits.length ? ". Use the up and down arrow keys to choose one" : ""));
+    status.textContent = lines.join(". ") + ".";
+    settled();
+    highlight(-1);
+    if (document.activeElement === input) { open(); } else { close(); }
   }
 
   function query() {
     var q = input.value.trim();
-    if (q === lastQuery) return;
+    if (q === lastQuery) { settled(); open(); return; }
     lastQuery = q;
-    if (q.length < 2) { hide(); return; }
-    if (controller) controller.abort();
-    controller = new AbortController();
-    fetch(api + "?q=" + encodeURIComponent(q), { signal: controller.signal, headers: { "Accept": "application/json" } })
+    var number = ++issued;
+    if (q.length < MIN_LENGTH) { clearResults(); return; }
+    fetch(api + "?q=" + encodeURIComponent(q), { headers: { "Accept": "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (data) { if (data && input.value.trim() === q) render(data); })
-      .catch(function () { /* aborted or offline: the form still works */ });
+      // Only the answer to the latest request is shown: an older one arriving late is dropped.
+      .then(function (data) { if (number === issued) { if (data) { render(data); } else { settled(); } } })
+      .catch(function () { if (number === issued) settled(); /* offline: the form still works */ });
+  }
+
+  function move(step) {
+    var count = options().length;
+    if (!count) return;
+    if (!isOpen()) { open(); }
+    var next = active < 0 ? (step > 0 ? 0 : count - 1) : (active + step + count) % count;
+    highlight(next);
   }
 
   input.addEventListener("input", function () {
     clearTimeout(timer);
-    timer = setTimeout(query, 150);
+    if (input.value.trim() !== lastQuery) listbox.setAttribute("aria-busy", "true");  // an answer is due
+    timer = setTimeout(query, DEBOUNCE_MS);
   });
-  input.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
-  document.addEventListener("click", function (e) { if (!box.contains(e.target) && e.target !== input) hide(); });
+
+  input.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    switch (e.key) {
+      case "ArrowDown":
+        e.preventDefault();
+        move(1);
+        break;
+      case "ArrowUp":
+        e.preventDefault();
+        move(-1);
+        break;
+      case "Enter":
+        if (isOpen() && active >= 0) {
+          e.preventDefault();
+          window.location.assign(options()[active].href);
+        }
+        break;
+      case "Escape":
+        e.preventDefault();  // a search input would clear itself on the first Escape
+        if (isOpen()) {
+          close();
+        } else {
+          clearTimeout(timer);
+          input.value = "";
+          lastQuery = null;
+          issued++;  // forget any answer still on its way
+          clearResults();
+        }
+        break;
+      case "Tab":
+        close();
+        break;
+    }
+  });
+
+  // Clicks and taps on an option must not blur the input first (that would close the list).
+  listbox.addEventListener("mousedown", function (e) { e.preventDefault(); });
+  listbox.addEventListener("mousemove", function (e) {
+    var opt = e.target.closest ? e.target.closest("[role=option]") : null;
+    if (opt) highlight(Array.prototype.indexOf.call(options(), opt));
+  });
+  input.addEventListener("blur", close);
+  window.addEventListener("pageshow", close);  // back from a result: no list left open from before
+  input.addEventListener("focus", function () { if (input.value.trim() === lastQuery) open(); });
 })();

@@ -32,15 +32,17 @@ def search_test_prefix():
 
 @pytest.fixture(autouse=True)
 def fresh_cache_and_breaker():
-    from search import outbox, service
+    from search import outbox, resultcache, service
 
     cache.clear()
     outbox.breaker.reset()
     service.breaker.reset()
+    resultcache.breaker.reset()
     yield
     cache.clear()
     outbox.breaker.reset()
     service.breaker.reset()
+    resultcache.breaker.reset()
 
 
 @pytest.fixture
@@ -78,8 +80,8 @@ def es_down(settings):
 
 
 @pytest.fixture
-def es_black_hole(settings):
-    """Elasticsearch "slow": a loopback server that accepts connections and never answers."""
+def black_hole():
+    """A loopback server that accepts connections and never answers: (port, accepted connections)."""
     import socket
     import threading
 
@@ -99,15 +101,21 @@ def es_black_hole(settings):
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
-    original = dict(settings.ELASTICSEARCH)
-    settings.ELASTICSEARCH = {**original, "URL": f"http://127.0.0.1:{listener.getsockname()[1]}"}
-    reset_client()
-    yield
+    yield listener.getsockname()[1], held
     stop.set()
     thread.join()
     for conn in held:
         conn.close()
     listener.close()
+
+
+@pytest.fixture
+def es_black_hole(settings, black_hole):
+    """Elasticsearch "slow": it accepts connections and never answers."""
+    original = dict(settings.ELASTICSEARCH)
+    settings.ELASTICSEARCH = {**original, "URL": f"http://127.0.0.1:{black_hole[0]}"}
+    reset_client()
+    yield
     settings.ELASTICSEARCH = original
     reset_client()
 

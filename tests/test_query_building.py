@@ -2,8 +2,11 @@
 import pytest
 
 from search.normalize import normalize_query
-from search.query import MATCH, MATCH_PHRASE, boosts, build_query, matched_alternative, search_body, without_stop_words
-from search.suggestions import Alternative, alternatives, known_spans, known_words_aggregation, suggest_block
+from search.query import (TIER_NAMES, boosts, build_query, highlight_query, matched_alternative, matched_tier, search_body,
+                          weights,
+                          without_stop_words)
+from search.suggestions import (Alternative, alternatives, in_code_points, known_spans, known_words_aggregation,
+                                suggest_block, typo_cost, typo_score)
 
 ALT = dict(typed_score=1.1, floor=0.6, max_alternatives=5, per_token=3)
 
@@ -39,20 +42,21 @@ def test_suggest_block_gives_each_suggester_its_own_name():
     block = suggest_block("firefix", options={"suggest_mode": "popular"})
     assert block == {
         "text": "firefix",
-        "title_terms": {"term": {"field": "title.suggest", "suggest_mode": "popular"}},
-        "text_terms": {"term": {"field": "text.suggest", "suggest_mode": "popular"}},
-        "comment_terms": {"term": {"field": "comment.suggest", "suggest_mode": "popular"}},
+        "title_terms": {"term": {"field": "title.exact", "suggest_mode": "popular"}},
+        "text_terms": {"term": {"field": "text.exact", "suggest_mode": "popular"}},
+        "comment_terms": {"term": {"field": "comment.exact", "suggest_mode": "popular"}},
     }
 
 
 def test_typed_query_stays_on_top_with_the_fixed_score():
-    suggest = {"text_terms": [entry("firefix", 0, [("firefox", 0.857), ("firefly", 0.71), ("firfox", 0.5)])]}
+    suggest = {"text_terms": [entry("firefix", 0, [("firefox", 0.857), ("firefly", 0.71), ("fireplace", 0.5)])]}
     result = alternatives("firefix", suggest, **ALT)
     assert result == [
         Alternative(1.1, "firefix", typed=True),
-        Alternative(0.857, "firefox"),
-        Alternative(0.71, "firefly"),
-    ]  # firfox is under the 0.6 floor
+        Alternative(typo_score("firefix", "firefox"), "firefox"),  # i -> o: neighbouring keys
+        Alternative(typo_score("firefix", "firefly"), "firefly"),
+    ]  # fireplace is under the 0.6 floor
+    assert typo_score("firefix", "firefox") > typo_score("firefix", "firefly") > 0.6 > typo_score("firefix", "fireplace")
 
 
 def test_replacement_is_token_wise_and_case_insensitive():
@@ -61,13 +65,15 @@ def test_replacement_is_token_wise_and_case_insensitive():
     assert [a.text for a in alternatives("new Firefix firefixer", suggest, **ALT)] == ["new Firefix firefixer", "new firefox firefixer"]
 
 
-def test_options_are_merged_across_suggesters_keeping_the_best_score():
+def test_options_are_merged_across_suggesters_and_ranked_by_the_typo_model():
     suggest = {
         "title_terms": [entry("jekyl", 0, [("jekyll", 0.8)])],
         "text_terms": [entry("jekyl", 0, [("jekyll", 0.75), ("jewel", 0.6)])],
         "comment_terms": [entry("jekyl", 0, [("jekyll", 0.7)])],
     }
-    assert [(a.score, a.text) for a in alternatives("jekyl", suggest, **ALT)] == [(1.1, "jekyl"), (0.8, "jekyll"), (0.6, "jewel")]
+    assert [(a.score, a.text) for a in alternatives("jekyl", suggest, **ALT)] == [
+        (1.1, "jekyl"), (typo_score("jekyl", "jekyll"), "jekyll"), (typo_score("jekyl", "jewel"), "jewel")]
+    assert typo_score("jekyl", "jekyll") > typo_score("jekyl", "jewel")  # a doubled letter dropped is cheap
 
 
 def test_two_typos_are_corrected_together_and_that_ranks_first():
@@ -77,16 +83,17 @@ def test_two_typos_are_corrected_together_and_that_ranks_first():
     ]}
     result = alternatives("firefix extnsion", suggest, **ALT)
     assert result[1].text == "firefox extension"
-    assert result[1].score == pytest.approx((0.857 * 0.875) ** 0.5, abs=1e-4)
+    both = typo_score("firefix", "firefox") * typo_score("extnsion", "extension")
+    assert result[1].score == pytest.approx(both ** 0.5, abs=1e-4)
     # Fixing only one of them scores lower (keeping a misspelled word scores the floor).
     assert {a.text for a in result[2:]} == {"firefox extnsion", "firefix extension"}
     assert all(a.score < result[1].score for a in result[2:])
 
 
 def test_cap_on_alternatives_and_dedupe():
-    suggest = {"text_terms": [entry("abc", 0, [("abd", 0.9), ("abe", 0.8), ("abf", 0.7), ("abg", 0.65), ("ABD", 0.6)])]}
-    result = alternatives("abc", suggest, **{**ALT, "per_token": 10, "max_alternatives": 3})
-    assert [a.text for a in result] == ["abc", "abd", "abe"]
+    suggest = {"text_terms": [entry("abcde", 0, [("abcdf", 0.9), ("abcdx", 0.8), ("abcdw", 0.7), ("abcdq", 0.65), ("ABCDF", 0.6)])]}
+    result = alternatives("abcde", suggest, **{**ALT, "per_token": 10, "max_alternatives": 3})
+    assert [a.text.lower() for a in result] == ["abcde", "abcdf", "abcdw"]  # f and w neighbour e on the keyboard
 
 
 def test_numbers_and_known_words_are_not_corrected():
@@ -102,8 +109,8 @@ def test_numbers_and_known_words_are_not_corrected():
 def test_known_words_aggregation_is_global_and_per_word():
     agg = known_words_aggregation("sqlite-utilz tips")
     assert agg == {"known_words": {"global": {}, "aggs": {"words": {"filters": {"filters": {
-        "w0": {"multi_match": {"query": "sqlite-utilz", "fields": ["title.suggest", "text.suggest", "comment.suggest"], "operator": "and"}},
-        "w1": {"multi_match": {"query": "tips", "fields": ["title.suggest", "text.suggest", "comment.suggest"], "operator": "and"}},
+        "w0": {"multi_match": {"query": "sqlite-utilz", "fields": ["title.exact", "text.exact", "comment.exact"], "operator": "and"}},
+        "w1": {"multi_match": {"query": "tips", "fields": ["title.exact", "text.exact", "comment.exact"], "operator": "and"}},
     }}}}}}
 
 
@@ -111,46 +118,115 @@ def test_no_suggestions_means_only_the_typed_query():
     assert alternatives("hello", {}, **ALT) == [Alternative(1.1, "hello", typed=True)]
 
 
+def test_typo_model_prices_common_typos_below_arbitrary_edits():
+    assert typo_cost("recieve", "receive") < typo_cost("recxeve", "receive")  # transposition < substitution
+    assert typo_cost("firefix", "firefox") < typo_cost("firefqx", "firefox")  # neighbouring key
+    assert typo_cost("bloggs", "blogs") < typo_cost("blogxs", "blogs")  # doubled letter
+    assert typo_cost("xlog", "blog") > typo_cost("bxog", "blog")  # the first letter is rarely wrong
+    assert typo_cost("same", "same") == 0
+
+
+def test_equal_distance_options_are_ranked_by_frequency_then_kept_for_the_query_to_decide():
+    suggest = {"title_terms": [{"text": "modiration", "offset": 8, "length": 10, "options": [
+        {"text": "moderation", "score": 0.9, "freq": 2}, {"text": "modiration", "score": 0.9, "freq": 1}]}],
+        "text_terms": [{"text": "modiration", "offset": 8, "length": 10, "options": [
+            {"text": "moderation", "score": 0.9, "freq": 30}]}]}
+    result = alternatives("content modiration", suggest, **ALT)
+    assert [a.text for a in result] == ["content modiration", "content moderation"]
+
+
+def test_keeping_a_word_the_index_holds_beats_correcting_it_to_another():
+    suggest = {"title_terms": [entry("sues", 0, [("uses", 0.75)]), entry("youtufe", 5, [("youtube", 0.85)])]}
+    present = [(0, 4)]  # "sues" is in a document or two: too few to be "known", enough to be real
+    result = alternatives("sues youtufe", suggest, **ALT, present=present, keep_present=0.9)
+    assert result[1].text == "sues youtube"
+    assert alternatives("sues youtufe", suggest, **ALT)[1].text == "uses youtube"  # without that knowledge
+
+
+@pytest.mark.parametrize("query", ["🔥 firefix extnsion", "firefix 🔥 extnsion", "firefix extnsion 🔥", "𝒳 firefix"])
+def test_utf16_offsets_are_converted_before_slicing(query):
+    def utf16(i):  # Elasticsearch's offset of the Python index i
+        return len(query[:i].encode("utf-16-le")) // 2
+    start1, start2 = query.index("firefix"), query.find("extnsion")
+    raw = {"text_terms": [{"text": "firefix", "offset": utf16(start1), "length": 7, "options": [{"text": "firefox", "score": 0.86, "freq": 5}]}]}
+    if start2 >= 0:
+        raw["text_terms"].append({"text": "extnsion", "offset": utf16(start2), "length": 8,
+                                  "options": [{"text": "extension", "score": 0.88, "freq": 5}]})
+    fixed = in_code_points(query, raw)
+    best = alternatives(query, fixed, **ALT)[1].text
+    assert best == query.replace("firefix", "firefox").replace("extnsion", "extension")
+    assert in_code_points("plain ascii", raw) is raw
+
+
 # ---------------------------------------------------------------- query dicts
 
 ALTS = [Alternative(1.1, "firefix", typed=True), Alternative(0.9, "firefox"), Alternative(0.7, "firefly")]
+TIERS = {name: 2 ** (len(TIER_NAMES) - 1 - i) for i, name in enumerate(TIER_NAMES)}
 
 
-def test_boosts_fall_with_rank_and_score_and_title_weighs_twice():
-    assert boosts(ALTS, title_boost=2, comment_boost=1) == [
-        {"title": 6.6, "text": 3.3, "comment": 3.3},   # (3 - 0) * 1.1
-        {"title": 3.6, "text": 1.8, "comment": 1.8},   # (3 - 1) * 0.9
-        {"title": 1.4, "text": 0.7, "comment": 0.7},   # (3 - 2) * 0.7
+def test_weights_fall_with_rank_and_score_and_what_was_typed_weighs_one():
+    assert weights(ALTS) == [1.0, round(2 * 0.9 / 3.3, 4), round(0.7 / 3.3, 4)]
+    table = boosts(ALTS, tiers=TIERS)
+    assert table[0]["title.exact.phrase"] == 64 and table[0]["all.words"] == 1
+    assert table[1]["title.exact.phrase"] == round(64 * weights(ALTS)[1], 4)
+
+
+def test_build_query_tiers_one_word():
+    q = build_query(ALTS[:2], tiers=TIERS, title_boost=2, relevance_weight=0.01)
+    w = weights(ALTS[:2])[1]
+    should = q["bool"]["should"]
+
+    def const(clause, boost, name):
+        return {"constant_score": {"filter": clause, "boost": round(boost, 4), "_name": name}}
+
+    assert should[0] == {"dis_max": {"queries": [
+        const({"match_phrase": {"title.exact": {"query": "firefix"}}}, 64, "alt0.title.exact.phrase"),
+        const({"match_phrase": {"title.exact": {"query": "firefox"}}}, 64 * w, "alt1.title.exact.phrase"),
+    ]}}
+    assert should[1]["dis_max"]["queries"][0] == const({"match_phrase": {"title": {"query": "firefix"}}}, 32, "alt0.title.stem.phrase")
+    assert should[2]["dis_max"]["queries"][1] == const(
+        {"multi_match": {"query": "firefox", "type": "phrase", "fields": ["text.exact", "comment.exact"]}}, 4 * w,
+        "alt1.body.exact.phrase")
+    assert should[3]["dis_max"]["queries"][0]["constant_score"]["_name"] == "alt0.body.stem.phrase"
+    # One word: the "every word" tiers would repeat the phrase tiers, so they are left out.
+    assert len([c for c in should if "dis_max" in c]) == 4
+    assert should[4:] == [
+        {"multi_match": {"query": "firefix", "fields": ["title^2", "text", "comment"], "type": "most_fields",
+                         "boost": 0.01, "_name": "alt0.some.words"}},
+        {"multi_match": {"query": "firefox", "fields": ["title^2", "text", "comment"], "type": "most_fields",
+                         "boost": round(0.01 * w, 6), "_name": "alt1.some.words"}},
     ]
+    assert q["bool"]["minimum_should_match"] == 1
+    assert q["bool"]["filter"] == [{"range": {"pub_date": {"lte": "now/m"}}}]
 
 
-def test_build_query_match_phrase():
-    q = build_query(ALTS[:2], strategy=MATCH_PHRASE, title_boost=2, comment_boost=1)
-    assert q == {"bool": {
-        "should": [
-            {"match_phrase": {"title": {"query": "firefix", "boost": 4.4, "_name": "alt0.title"}}},
-            {"match_phrase": {"text": {"query": "firefix", "boost": 2.2, "_name": "alt0.text"}}},
-            {"match_phrase": {"comment": {"query": "firefix", "boost": 2.2, "_name": "alt0.comment"}}},
-            {"match_phrase": {"title": {"query": "firefox", "boost": 1.8, "_name": "alt1.title"}}},
-            {"match_phrase": {"text": {"query": "firefox", "boost": 0.9, "_name": "alt1.text"}}},
-            {"match_phrase": {"comment": {"query": "firefox", "boost": 0.9, "_name": "alt1.comment"}}},
-        ],
-        "minimum_should_match": 1,
-        "filter": [{"range": {"pub_date": {"lte": "now/m"}}}],
-    }}
+def test_build_query_words_tiers_drop_stop_words_and_phrases_keep_them():
+    q = build_query([Alternative(1.1, "how to use the firefox", typed=True)], tiers=TIERS, title_boost=2, relevance_weight=0.01)
+    clauses = {c["constant_score"]["_name"]: c["constant_score"]["filter"]
+               for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
+    assert list(clauses) == [f"alt0.{t}" for t in TIER_NAMES]
+    assert clauses["alt0.title.exact.phrase"] == {"match_phrase": {"title.exact": {"query": "how to use the firefox"}}}
+    assert clauses["alt0.title.exact.words"] == {"match": {"title.exact": {"query": "use firefox", "operator": "and"}}}
+    assert clauses["alt0.all.words"] == {"combined_fields": {"query": "use firefox", "fields": ["title", "text", "comment"],
+                                                             "operator": "and"}}
+    # A tier switched off in the settings is left out.
+    fewer = build_query([Alternative(1.1, "use firefox", typed=True)], tiers={"title.exact.phrase": 1}, title_boost=2,
+                        relevance_weight=0.01)
+    assert [d["dis_max"]["queries"][0]["constant_score"]["_name"] for d in fewer["bool"]["should"] if "dis_max" in d] == [
+        "alt0.title.exact.phrase"]
 
 
-def test_fallback_uses_match_without_stop_words():
-    alts = [Alternative(1.1, "how to use the firefix", typed=True), Alternative(0.8, "how to use the firefox")]
-    q = build_query(alts, strategy=MATCH, title_boost=2, comment_boost=1)
-    queries = [next(iter(c["match"].values()))["query"] for c in q["bool"]["should"]]
-    assert queries == ["use firefix"] * 3 + ["use firefox"] * 3
-    assert all("match" in c for c in q["bool"]["should"])
+def test_tier_weights_are_powers_of_two_so_a_higher_tier_always_wins():
+    from django.conf import settings
+
+    values = [settings.SEARCH["TIERS"][t] for t in TIER_NAMES]
+    assert all(higher > sum(values[i + 1:]) for i, higher in enumerate(values))
 
 
-def test_fallback_skips_an_alternative_made_only_of_stop_words():
-    q = build_query([Alternative(1.1, "how to the", typed=True)], strategy=MATCH, title_boost=2, comment_boost=1)
-    assert q["bool"]["should"] == []
+def test_an_alternative_of_only_stop_words_keeps_its_phrase_tiers():
+    q = build_query([Alternative(1.1, "to be or not to be", typed=True)], tiers=TIERS, title_boost=2, relevance_weight=0.01)
+    names = [c["constant_score"]["_name"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]]
+    assert names == ["alt0.title.exact.phrase", "alt0.title.stem.phrase", "alt0.body.exact.phrase", "alt0.body.stem.phrase"]
     assert without_stop_words("What is the Firefox") == "Firefox"
 
 
@@ -162,7 +238,31 @@ def test_search_body_pages_and_highlights_escaped():
     assert "suggest" not in body and "aggs" not in body
 
 
-def test_matched_alternative_picks_the_best_ranked():
-    assert matched_alternative({"matched_queries": ["alt2.text", "alt1.title"]}) == 1
-    assert matched_alternative({"matched_queries": ["alt0.comment"]}) == 0
+def test_matched_alternative_is_the_best_tier_then_the_best_ranked():
+    assert matched_alternative({"matched_queries": ["alt2.title.exact.phrase", "alt1.body.exact.phrase", "alt0.some.words"]}) == 2
+    assert matched_alternative({"matched_queries": ["alt2.title.stem.phrase", "alt1.title.stem.phrase"]}) == 1
+    assert matched_alternative({"matched_queries": ["alt0.some.words"]}) == 0
     assert matched_alternative({}) is None
+    assert matched_tier({"matched_queries": ["alt1.all.words", "alt0.body.stem.phrase"]}) == "body.stem.phrase"
+    assert matched_tier({"matched_queries": ["nonsense", "alt0.some.words"]}) == "some.words"
+
+
+def test_highlighting_uses_a_plain_query_of_every_alternatives_words():
+    alts = [Alternative(1.1, "how to firefix 🔥", typed=True), Alternative(0.9, "how to firefox 🔥")]
+    assert highlight_query(alts) == {"bool": {"should": [
+        {"multi_match": {"query": "firefix", "fields": ["title", "text", "comment"]}},
+        {"multi_match": {"query": "firefox", "fields": ["title", "text", "comment"]}},
+    ]}}
+    assert highlight_query([Alternative(1.1, "to be", typed=True)]) is None
+    body = search_body({"match_all": {}}, page=1, page_size=10, fragment_size=160, highlight=highlight_query(alts))
+    assert body["highlight"]["highlight_query"] == highlight_query(alts)
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("-".join("abcdefghijklmnopqrstuvwxyz"), "-".join("abcdefghijkl")),  # one "word", 26 tokens
+    ("数" * 200, "数" * 12),  # every ideograph is a token
+    ("node.js don't a b c d e f g h i j k", "node.js don't a b c d e f g h i j"),  # joined tokens count once
+    ("short query", "short query"),
+])
+def test_normalize_caps_tokens_as_elasticsearch_counts_them(raw, expected):
+    assert normalize_query(raw, max_length=200, max_words=12, max_tokens=12) == expected

@@ -161,10 +161,19 @@ def test_hostile_input_never_500s_or_reflects_unescaped(client, corpus, q):
 
 
 def test_debug_table(client, corpus):
+    import re
+
     html = client.get(RESULTS, {"q": "firefix", "debug-search": ""}).content.decode()
     assert 'id="debug-table"' in html
-    for text in ("firefix (typed)", "firefox", "match_phrase", "Elasticsearch round trips", "total time", "&quot;match_phrase&quot;"):
+    for text in ("match_phrase", "Elasticsearch round trips", "total time", "&quot;match_phrase&quot;",
+                 ">title.exact.phrase</th>", ">body.stem.phrase</th>", ">tier reached</th>"):
         assert text in html
+    # Per alternative: typed or corrected, and the constant score of each tier of its clauses.
+    rows = re.findall(r"<tr><td>(\d)</td><td>([^<]*)</td><td>(typed|corrected)</td><td>[\d.]+</td>\s*<td>([\d.]+)</td>", html)
+    assert rows[0] == ("0", "firefix", "typed", "64.0") and rows[1][1:3] == ("firefox", "corrected")
+    assert 0 < float(rows[1][3]) < 64
+    # Per hit: the tier it reached (the post titled with the correction: its title, as written).
+    assert re.search(r"<td>post</td><td>Firefox keyboard shortcuts</td><td>title.exact.phrase</td>", html)
     html = client.get(RESULTS + "?q=firefix&debug-search").content.decode()
     assert 'id="debug-table"' in html
     assert 'id="debug-table"' not in client.get(RESULTS, {"q": "firefix"}).content.decode()

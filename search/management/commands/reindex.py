@@ -6,7 +6,7 @@ from tqdm import tqdm
 from search import outbox
 from search.client import bulk_client
 from search.documents import KINDS
-from search.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning, indices_exist, rebuild
+from search.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning, indices_exist, outdated_kinds, rebuild
 
 
 class Command(BaseCommand):
@@ -17,7 +17,8 @@ class Command(BaseCommand):
         parser.add_argument("--only", choices=KINDS, help="Rebuild one document type only.")
         parser.add_argument("--keep-old", action="store_true", help="Keep the replaced indices instead of deleting them.")
         parser.add_argument("--pending", action="store_true", help="Apply the outbox (changes saved while Elasticsearch was unavailable) and stop.")
-        parser.add_argument("--if-missing", action="store_true", help="Rebuild only when the aliases do not exist yet.")
+        parser.add_argument("--if-missing", action="store_true",
+                            help="Rebuild only when the aliases do not exist yet or their indices were built by an older release.")
         parser.add_argument("--no-progress", action="store_true", help="Hide the progress bars.")
 
     def handle(self, *args, only, keep_old, pending, if_missing, no_progress, verbosity, **options):
@@ -25,8 +26,11 @@ class Command(BaseCommand):
             if pending:
                 return self.apply_pending()
             if if_missing and indices_exist():
-                self.stdout.write("Search indices exist; nothing to do (drop --if-missing to rebuild).")
-                return self.apply_pending()
+                outdated = outdated_kinds()
+                if not outdated:
+                    self.stdout.write("Search indices exist; nothing to do (drop --if-missing to rebuild).")
+                    return self.apply_pending()
+                self.stdout.write(f"Search indices built by an older release ({', '.join(outdated)}): rebuilding.")
             show = verbosity > 0 and not no_progress
             factory = (lambda **kw: tqdm(unit=" docs", file=sys.stderr, leave=False, **kw)) if show else None
             report = rebuild(kinds=(only,) if only else KINDS, keep_old=keep_old, progress_factory=factory)

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Grow the corpus FACTOR-fold (bench/grow_corpus.py) and load it into its own database and index
+# prefix, idempotently; prints the shell assignments SCALE_URL=... SCALE_PREFIX=... SCALE_CORPUS=...
+# Used by bench/scale.sh (latency and reindex at scale) and `make relevance-scale`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+FACTOR="${FACTOR:-10}"
+BASE_URL="${DATABASE_URL:?run through make (it sets DATABASE_URL)}"
+SCALE_DB="blogsearch_${FACTOR}x"
+SCALE_URL="${BASE_URL%/*}/$SCALE_DB"
+SCALE_PREFIX="blog${FACTOR}x"
+SCALE_CORPUS=".state/corpus-${FACTOR}x"
+
+$PY bench/grow_corpus.py --factor "$FACTOR" --out "$SCALE_CORPUS" >&2
+psql "${BASE_URL%/*}/postgres" -tAc "select 1 from pg_database where datname='$SCALE_DB'" | grep -q 1 \
+  || psql "${BASE_URL%/*}/postgres" -qc "create database \"$SCALE_DB\"" >&2
+DATABASE_URL="$SCALE_URL" $PY manage.py migrate -v 0 >&2
+DATABASE_URL="$SCALE_URL" $PY manage.py import_corpus "$SCALE_CORPUS" --no-progress >&2
+DATABASE_URL="$SCALE_URL" SEARCH_INDEX_PREFIX="$SCALE_PREFIX" $PY manage.py reindex --if-missing --no-progress >&2
+echo "SCALE_URL=$SCALE_URL SCALE_PREFIX=$SCALE_PREFIX SCALE_CORPUS=$SCALE_CORPUS"

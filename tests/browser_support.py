@@ -1,0 +1,84 @@
+"""Playwright fixtures shared by the browser tests (Debian's Chromium driven against a live server).
+
+Every page opened through the `page` fixture records Content-Security-Policy violations (the
+browser's `securitypolicyviolation` events and its console reports) and fails the test at the end
+if there were any, so each browser test also checks that the site needs no inline script or style.
+"""
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.factories import make_comment, make_post
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+
+# Runs before any page script, outside the page's CSP (Playwright injects it through the protocol).
+RECORD_CSP_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.__cspViolations.push(e.violatedDirective + " " + (e.blockedURI || "inline"));
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not shutil.which(CHROMIUM):
+        message = f"Chromium not found at {CHROMIUM} (apt-get install chromium; `make test` does it as root)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    # Playwright's sync API runs an event loop in this thread; the ORM calls of the fixtures are
+    # still synchronous and safe here.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        yield browser
+        browser.close()
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+def csp_violations(page) -> list[str]:
+    """The violations the page recorded so far (empty when it has navigated away from none)."""
+    return page.evaluate("window.__cspViolations || []")
+
+
+def new_page(browser, **context_options):
+    """A page in its own context that records CSP violations; returns (page, console_csp_messages)."""
+    context = browser.new_context(**{"viewport": {"width": 1100, "height": 900}, **context_options})
+    context.add_init_script(RECORD_CSP_VIOLATIONS)
+    page = context.new_page()
+    console = []  # also catches violations on pages the test has navigated away from
+    page.on("console", lambda msg: console.append(msg.text) if "Content Security Policy" in msg.text else None)
+    return page, console
+
+
+@pytest.fixture
+def page(browser):
+    page, console = new_page(browser)
+    yield page
+    leftover = [] if page.is_closed() else csp_violations(page)
+    page.context.close()
+    assert not console and not leftover, f"Content-Security-Policy violations: {console + leftover}"
+
+
+@pytest.fixture
+def site(live_server, build_index):
+    firefox = make_post("Firefox keyboard shortcuts", "Firefox has many keyboard shortcuts for tabs.")
+    make_post("Writing a Firefox extension", "An extension for the Firefox browser.")
+    jekyll = make_post("A minimal Jekyll theme", "This Jekyll theme is minimal. " + "Lorem ipsum dolor sit amet. " * 80)
+    for i in range(8):
+        make_comment(jekyll, f"Filler comment number {i}. " + "Nice theme, thanks for sharing it. " * 6)
+    comment = make_comment(jekyll, "I wired up Staticman to receive comments.")
+    for i in range(14):
+        make_post(f"Browser roundup {i:02d}", "Firefox and Chrome news.", days_ago=20 + i)
+    build_index()
+    return {"url": live_server.url, "firefox": firefox, "jekyll": jekyll, "comment": comment}

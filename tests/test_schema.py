@@ -1,0 +1,38 @@
+"""An index built by an older release (other analysis or mapping) is rebuilt by `reindex --if-missing`,
+so an upgrade never leaves searches querying fields the live index does not have."""
+import io
+
+import pytest
+from django.core.management import call_command
+
+from search.documents import alias_name, schema_id
+from search.rebuild import aliased_indices, outdated_kinds
+from tests.factories import make_post
+
+pytestmark = pytest.mark.django_db
+
+
+def test_schema_id_is_stable_and_differs_per_kind():
+    assert schema_id("posts") == schema_id("posts")
+    assert schema_id("posts") != schema_id("comments")
+
+
+def test_reindex_if_missing_rebuilds_an_outdated_index_and_only_then(es, build_index):
+    make_post("Schema upgrade notes", "An index of an older release.")
+    build_index()
+    assert outdated_kinds() == []
+    out = io.StringIO()
+    call_command("reindex", "--if-missing", "--no-progress", stdout=out)
+    assert "nothing to do" in out.getvalue()
+
+    # Pretend the live posts index came from an older release.
+    old_name = aliased_indices(es, "posts")[0]
+    es.indices.put_mapping(index=old_name, meta={"schema": "an-older-release"})
+    assert outdated_kinds() == ["posts"]
+    out = io.StringIO()
+    call_command("reindex", "--if-missing", "--no-progress", stdout=out)
+    assert "older release (posts): rebuilding" in out.getvalue()
+    assert aliased_indices(es, "posts") != [old_name]
+    assert outdated_kinds() == []
+    es.indices.refresh(index=alias_name("posts"))
+    assert es.count(index=alias_name("posts"))["count"] == 1
