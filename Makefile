@@ -10,6 +10,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
+# Development: Django's DEBUG is off unless asked for (the settings fail closed).
+export DEBUG ?= 1
 # Without DATABASE_URL the dev scripts' private PostgreSQL cluster is used.
 export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
 export ELASTICSEARCH_URL ?= http://127.0.0.1:9200

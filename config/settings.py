@@ -1,7 +1,8 @@
 """Settings for the blog search site, read from the environment with development defaults.
 
-Every variable a deployer may set is listed in the README's configuration table. Production is
-simply DEBUG off: then the default secret key is refused and the secure-cookie/HSTS settings apply.
+Every variable a deployer may set is listed in the README's configuration table. It fails closed:
+DEBUG is off unless DEBUG=1 is set (the Makefile sets it for development and tests), and with DEBUG
+off the default secret key is refused and the secure-cookie/HSTS settings apply.
 """
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from config.env import env_bool, env_float, env_int, env_list, env_str
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEV_SECRET_KEY = "dev-only-insecure-secret-key-change-me"
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
 if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off (production); refusing the development key.")
@@ -129,6 +130,9 @@ SECURE_CSP = {
 
 LOGIN_URL = "/admin/login/"
 
+# Error pages and error reports never show credentials, whatever setting or variable holds them.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.reporting.CredentialsFilter"
+
 # ---------------------------------------------------------------- Elasticsearch and search
 # One connection, made lazily by search/client.py. Short timeouts: a request never waits long
 # on search (the blog must keep working when Elasticsearch is slow or down).
@@ -154,6 +158,14 @@ SEARCH = {
     "QUERYSET_CHUNK_SIZE": 1000,
     # Outbox entries applied per automatic drain (after a successful sync).
     "OUTBOX_DRAIN_BATCH": 200,
+    # An entry Elasticsearch refuses this many times moves to the dead letters (DeadChange); the
+    # n-th retry waits OUTBOX_RETRY_SECONDS x 2^(n-1). Outages and overload never count.
+    "OUTBOX_MAX_ATTEMPTS": 5,
+    "OUTBOX_RETRY_SECONDS": 10,
+    # /healthz reports the outbox not ok when a due entry waits longer than this (or one is dead).
+    "OUTBOX_MAX_LAG_SECONDS": 300,
+    # A rebuild retries its catch-up this many times after the swap before swapping back.
+    "REBUILD_CATCH_UP_ATTEMPTS": 3,
     # Query normalization.
     "MAX_QUERY_LENGTH": 200,
     "MAX_QUERY_WORDS": 12,

@@ -9,4 +9,5 @@ urlpatterns = [
     path("api/suggest/", views.suggest, name="suggest"),
     path("opensearch.xml", views.opensearch, name="opensearch"),
     path("healthz", views.healthz, name="healthz"),
+    path("healthz/live", views.healthz_live, name="healthz-live"),
 ]

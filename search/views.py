@@ -58,6 +58,13 @@ def healthz(request):
 
 
 @require_GET
+def healthz_live(request):
+    """Liveness: the process answers and PostgreSQL does. Elasticsearch is not consulted."""
+    healthy, report = health.live()
+    return json_response({"healthy": healthy, **report}, status=200 if healthy else 503)
+
+
+@require_GET
 def api(request):
     try:
         page = validate_page(request.GET.get("page"))

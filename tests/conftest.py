@@ -62,6 +62,13 @@ def build_index(db):
 
 
 @pytest.fixture
+def live(build_index, django_capture_on_commit_callbacks):
+    """Aliases exist; returns a context manager that runs on_commit hooks like a real commit."""
+    build_index()
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+@pytest.fixture
 def es_down(settings):
     """Point the client at a closed loopback port: Elasticsearch unreachable."""
     original = dict(settings.ELASTICSEARCH)
