@@ -16,7 +16,7 @@ export DEBUG ?= 1
 export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
 export ELASTICSEARCH_URL ?= http://127.0.0.1:9200
 
-.PHONY: run test services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale fuzz compose-check clean help
+.PHONY: run test lint services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale fuzz compose-check clean help
 
 help:
 	@echo "make run      set up and serve the site on the sample corpus at http://$(HOST):$(PORT)"
@@ -50,6 +50,10 @@ run: setup
 test: setup
 	bash devservices/browser.sh
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# Lint (ruff, configured in pyproject.toml); CI runs it.
+lint: venv
+	$(VENV)/bin/ruff check .
 
 fuzz: setup
 	FUZZ_EXAMPLES=10000 $(PY) -m pytest tests/test_fuzz.py -q -p no:randomly

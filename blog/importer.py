@@ -11,11 +11,11 @@ e.g. in the admin; see `edited_on_site`) is left as it is, unless `overwrite` is
 """
 import json
 import logging
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlsplit
-from typing import Callable, Iterator
 
 from django.core.management.color import no_style
 from django.db import connection, transaction

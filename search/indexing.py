@@ -11,9 +11,9 @@ PostgreSQL version scheme): then it proves the index already holds the same or a
 """
 import logging
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from django.conf import settings
 from django.db.models import Q
@@ -163,7 +163,7 @@ def run_bulk(pairs: list[tuple[Key, dict]], *, client=None, require_alias: bool 
     try:
         results = helpers.streaming_bulk(client, [a for _, a in pairs], raise_on_error=False, raise_on_exception=True,
                                          yield_ok=True, require_alias=require_alias, refresh=refresh, chunk_size=500)
-        for key, (ok, item) in zip(keys, results):
+        for key, (ok, item) in zip(keys, results, strict=True):
             if ok:
                 continue
             verdict = classify(client, item)

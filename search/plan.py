@@ -10,8 +10,15 @@ The service (search/service.py) runs a plan in at most two round trips:
 `choose_alternatives` turns the first answer (or the word cache's copy of it) into alternatives.
 """
 from search.query import build_query, highlight_query, search_body
-from search.suggestions import (Alternative, alternatives, in_code_points, known_spans, known_words_aggregation,
-                                suggest_block, suggestable)
+from search.suggestions import (
+    Alternative,
+    alternatives,
+    in_code_points,
+    known_spans,
+    known_words_aggregation,
+    suggest_block,
+    suggestable,
+)
 
 
 def _body(alts: list[Alternative], *, page: int, conf: dict, **extra) -> dict:

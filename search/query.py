@@ -103,7 +103,7 @@ def build_query(alternatives: list[Alternative], *, tiers: dict, title_boost: fl
     """The bool query: any clause may match; only published (pub_date passed) documents."""
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
     relevance = []
-    for i, (alt, w) in enumerate(zip(alternatives, weights(alternatives))):
+    for i, (alt, w) in enumerate(zip(alternatives, weights(alternatives), strict=True)):
         text = without_symbols(alt.text)
         if not text:
             continue

@@ -13,9 +13,9 @@ a killed run is recovered by the next sync or rebuild.
 import logging
 import time
 import zlib
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -76,7 +76,7 @@ def reindex_lock():
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
         if not cursor.fetchone()[0]:
             raise ReindexAlreadyRunning(
-                "another reindex is running (PostgreSQL advisory lock %d is held); wait for it to finish" % key
+                f"another reindex is running (PostgreSQL advisory lock {key} is held); wait for it to finish"
             )
     try:
         yield

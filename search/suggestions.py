@@ -33,7 +33,7 @@ def suggestable(query: str, *, max_words: int, max_word_length: int) -> str:
     with the length of each word and the number of words (200 letters in one word cost 11x a
     normal search, twelve misspelled words 6x: bench/hostile.py), and no real word is that long."""
     out = list(query)
-    for i, (start, end, word) in enumerate(words(query)):
+    for i, (start, end, _word) in enumerate(words(query)):
         if i >= max_words or end - start > max_word_length:
             out[start:end] = " " * (end - start)
     return "".join(out)

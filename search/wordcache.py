@@ -33,7 +33,7 @@ def lookup(query: str, *, generation: int, options: dict, seconds: int) -> tuple
         return None
     suggest = {f"{name}_terms": [] for name in SUGGESTER_FIELDS}
     buckets = {}
-    for i, ((start, _, _), key) in enumerate(zip(spans, keys)):
+    for i, ((start, _, _), key) in enumerate(zip(spans, keys, strict=True)):
         count, entries = found[key]
         buckets[f"w{i}"] = {"doc_count": count}
         for name, word_entries in entries.items():

@@ -2,19 +2,39 @@
 
 Tests use their own index prefix (test-<pid>), so they never touch the dev site's indices, and
 delete their indices at the end of the session.
-"""
-import os
 
+Tests that use the services (the database, Elasticsearch, a live server) are marked `services`
+at collection, and only they wait for Elasticsearch: `pytest -m "not services"` runs the pure
+tests in seconds with no service running.
+"""
 import pytest
 from django.conf import settings
 from django.core.cache import cache
 
 from search.client import get_client, reset_client
+from tests.helpers import TEST_PREFIX
 
-TEST_PREFIX = f"test-{os.getpid()}"
+# The Playwright fixtures (browser, page, site) for the browser tests.
+pytest_plugins = ["tests.browser_support"]
+
+SERVICE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "es", "build_index", "es_down",
+                    "es_black_hole", "client", "admin_client", "site", "page", "browser"}
 
 
-@pytest.fixture(scope="session", autouse=True)
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.get_closest_marker("django_db") or SERVICE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.services)
+
+
+@pytest.fixture(autouse=True)
+def _services_for_service_tests(request):
+    """Service tests get the session's Elasticsearch check and index prefix; pure tests never wait."""
+    if request.node.get_closest_marker("services"):
+        request.getfixturevalue("search_test_prefix")
+
+
+@pytest.fixture(scope="session")
 def search_test_prefix():
     settings.SEARCH["INDEX_PREFIX"] = TEST_PREFIX
     client = get_client()
@@ -119,20 +139,3 @@ def es_black_hole(settings, black_hole):
     settings.ELASTICSEARCH = original
     reset_client()
 
-
-def refresh(es):
-    es.indices.refresh(index=f"{TEST_PREFIX}-*")
-
-
-def ids_in(es, kind: str) -> set[int]:
-    from search.documents import alias_name
-
-    refresh(es)
-    hits = es.search(index=alias_name(kind), size=1000, query={"match_all": {}}, source=False)["hits"]["hits"]
-    return {int(h["_id"]) for h in hits}
-
-
-def source_of(es, kind: str, pk: int) -> dict:
-    from search.documents import alias_name
-
-    return es.get(index=alias_name(kind), id=str(pk))["_source"]

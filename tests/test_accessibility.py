@@ -7,8 +7,6 @@ enables by default: WCAG 2.0-2.2 A and AA and the best practices. Each page is c
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.browser_support import browser, page, site  # noqa: F401 (fixtures)
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 AXE_OPTIONS = {"resultTypes": ["violations"]}

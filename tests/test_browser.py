@@ -3,7 +3,7 @@
 Screenshots go to tests/screenshots/ (ignored by git)."""
 import pytest
 
-from tests.browser_support import SHOTS, browser, csp_violations, new_page, page, site  # noqa: F401 (fixtures)
+from tests.browser_support import SHOTS, csp_violations, new_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -1,5 +1,4 @@
 """The indexer against real Elasticsearch and PostgreSQL: sync, outbox, zero-downtime reindex."""
-from datetime import timedelta
 
 import psycopg2
 import pytest
@@ -9,12 +8,13 @@ from django.db import connection
 from django.utils import timezone
 
 from blog.models import Comment, Post
-from search import indexing, rebuild as rebuild_module
+from search import indexing
+from search import rebuild as rebuild_module
 from search.documents import alias_name
 from search.models import PendingChange
 from search.rebuild import aliased_indices
-from tests.conftest import ids_in, refresh, source_of
 from tests.factories import make_comment, make_post
+from tests.helpers import ids_in, refresh, source_of
 
 pytestmark = pytest.mark.django_db
 

@@ -24,8 +24,8 @@ from search.documents import alias_name
 from search.models import DeadChange, PendingChange
 from search.rebuild import aliased_indices
 from search.service import search
-from tests.conftest import ids_in, refresh, source_of
 from tests.factories import make_comment, make_post
+from tests.helpers import ids_in, refresh, source_of
 
 
 def db_now():

@@ -2,11 +2,27 @@
 import pytest
 
 from search.normalize import normalize_query
-from search.query import (TIER_NAMES, boosts, build_query, highlight_query, matched_alternative, matched_tier, search_body,
-                          weights,
-                          without_stop_words)
-from search.suggestions import (Alternative, alternatives, in_code_points, known_spans, known_words_aggregation,
-                                suggest_block, typo_cost, typo_score)
+from search.query import (
+    TIER_NAMES,
+    boosts,
+    build_query,
+    highlight_query,
+    matched_alternative,
+    matched_tier,
+    search_body,
+    weights,
+    without_stop_words,
+)
+from search.suggestions import (
+    Alternative,
+    alternatives,
+    in_code_points,
+    known_spans,
+    known_words_aggregation,
+    suggest_block,
+    typo_cost,
+    typo_score,
+)
 
 ALT = dict(typed_score=1.1, floor=0.6, max_alternatives=5, per_token=3)
 

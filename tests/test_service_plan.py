@@ -5,7 +5,8 @@ The real-service behaviour is tested in test_search.py, test_relevance.py and te
 this file checks the plan and the executor alone (as Wagtail tests its backend with a mocked
 transport)."""
 import pytest
-from elastic_transport import ApiResponseMeta, ConnectionError as TransportConnectionError, HttpHeaders, NodeConfig
+from elastic_transport import ApiResponseMeta, HttpHeaders, NodeConfig
+from elastic_transport import ConnectionError as TransportConnectionError
 from elasticsearch import NotFoundError
 
 from search import generation, service
