@@ -75,7 +75,7 @@ def run_wrk(url: str, paths_file: Path, *, seconds: int, connections: int, offse
     out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s",
                           "-s", str(ROOT / "bench" / "mix.lua"), url, "--", str(paths_file), str(offset)],
                          capture_output=True, text=True, timeout=seconds + 60)
-    line = next((l for l in out.stdout.splitlines() if l.startswith("RESULT ")), None)
+    line = next((row for row in out.stdout.splitlines() if row.startswith("RESULT ")), None)
     if line is None:
         sys.exit(f"wrk failed: {out.stdout}\n{out.stderr}")
     r = json.loads(line[len("RESULT "):])
@@ -145,13 +145,13 @@ def main():
         print(f"{len(queries)} distinct queries; gunicorn gthread {args.workers} workers x {args.threads} threads per server; "
               f"wrk 1 thread, {args.connections} connections, {args.seconds}s x {args.rounds} rounds per candidate", flush=True)
         # Warm-up: every path once (fills the cache of the cached server), then a short wrk run each.
-        for label, server, prefix in candidates:
+        for label, server, _prefix in candidates:
             for path in files[label].read_text().splitlines():
                 urllib.request.urlopen(f"http://127.0.0.1:{ports[server]}{path}", timeout=10).read()
             run_wrk(f"http://127.0.0.1:{ports[server]}", files[label], seconds=2, connections=args.connections, offset=0)
         results = {label: [] for label, *_ in candidates}
         for r in range(args.rounds):
-            for label, server, prefix in candidates:  # interleaved
+            for label, server, _prefix in candidates:  # interleaved
                 results[label].append(run_wrk(f"http://127.0.0.1:{ports[server]}", files[label], seconds=args.seconds,
                                               connections=args.connections, offset=r * 7))
             print(f"round {r + 1}/{args.rounds} done", flush=True)
