@@ -10,11 +10,13 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
+# Development: Django's DEBUG is off unless asked for (the settings fail closed).
+export DEBUG ?= 1
 # Without DATABASE_URL the dev scripts' private PostgreSQL cluster is used.
 export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
 export ELASTICSEARCH_URL ?= http://127.0.0.1:9200
 
-.PHONY: run test test-cluster cluster cluster-stop services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale fuzz compose-check clean help
+.PHONY: run test test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale fuzz compose-check clean help
 
 help:
 	@echo "make run      set up and serve the site on the sample corpus at http://$(HOST):$(PORT)"
@@ -64,6 +66,10 @@ cluster-stop:
 test-cluster: venv cluster
 	bash devservices/postgres.sh start
 	ELASTICSEARCH_URL="$(CLUSTER_URL)" SEARCH_REPLICAS=1 $(PY) -m pytest tests_cluster $(PYTEST_ARGS)
+
+# Lint (ruff, configured in pyproject.toml); CI runs it.
+lint: venv
+	$(VENV)/bin/ruff check .
 
 fuzz: setup
 	FUZZ_EXAMPLES=10000 $(PY) -m pytest tests/test_fuzz.py -q -p no:randomly

@@ -47,8 +47,8 @@ def vary_title(title: str, title_words: list[str], rng: random.Random) -> str:
 
 def grow(corpus: Path, out: Path, *, factor: int, seed: int) -> tuple[int, int]:
     rng = random.Random(seed)
-    posts = [json.loads(l) for l in (corpus / "posts.ndjson").open(encoding="utf-8") if l.strip()]
-    comments = [json.loads(l) for l in (corpus / "comments.ndjson").open(encoding="utf-8") if l.strip()]
+    posts = [json.loads(line) for line in (corpus / "posts.ndjson").open(encoding="utf-8") if line.strip()]
+    comments = [json.loads(line) for line in (corpus / "comments.ndjson").open(encoding="utf-8") if line.strip()]
     title_words = [w for p in posts for w in p["title"].split() if w.isalpha() and len(w) > 3]
     pools = {}
     for p in posts:

@@ -68,7 +68,7 @@ def run_wrk(urls: list[str], paths_file: Path, *, seconds: int, connections: int
     runs = []
     for proc in procs:
         out, err = proc.communicate(timeout=seconds + 60)
-        line = next((l for l in out.splitlines() if l.startswith("RESULT ")), None)
+        line = next((row for row in out.splitlines() if row.startswith("RESULT ")), None)
         if line is None:
             sys.exit(f"wrk failed: {out}\n{err}")
         r = json.loads(line[len("RESULT "):])
@@ -167,13 +167,13 @@ def main():
         def urls(spec: str) -> list[str]:
             return [f"http://127.0.0.1:{ports[name]}" for name in spec.split("+")]
 
-        for label, spec, prefix in candidates:
+        for label, spec, _prefix in candidates:
             for path in files[label].read_text().splitlines():
                 urllib.request.urlopen(f"{urls(spec)[0]}{path}", timeout=10).read()
             run_wrk(urls(spec), files[label], seconds=2, connections=args.connections, offset=0)
         results = {label: [] for label, *_ in candidates}
         for r in range(args.rounds):
-            for label, spec, prefix in candidates:  # interleaved
+            for label, spec, _prefix in candidates:  # interleaved
                 results[label].append(run_wrk(urls(spec), files[label], seconds=args.seconds,
                                               connections=args.connections, offset=r * 7))
             print(f"round {r + 1}/{args.rounds} done", flush=True)

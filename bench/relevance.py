@@ -29,9 +29,9 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
+from bench import baselines  # noqa: E402
 from bench.querygen import CONTROL_KINDS, generate, load_posts, title_words  # noqa: E402
 from blog.models import Post  # noqa: E402
-from search import baselines  # noqa: E402
 from search.client import get_client  # noqa: E402
 from search.rebuild import indices_exist  # noqa: E402
 from search.service import search  # noqa: E402
@@ -104,7 +104,7 @@ def porter_stems(words: list[str]) -> dict[str, str]:
         chunk = words[i:i + 2000]
         tokens = get_client().indices.analyze(body={"tokenizer": "standard", "filter": ["porter_stem"],
                                                     "text": " ".join(chunk)}).body["tokens"]
-        stems.update(zip(chunk, (t["token"] for t in tokens)))
+        stems.update(zip(chunk, (t["token"] for t in tokens), strict=True))
     return stems
 
 

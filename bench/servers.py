@@ -45,7 +45,7 @@ def start_gunicorn(port: int, env: dict, *, workers: int, threads: int, wait: fl
             return proc
         except OSError:  # not listening yet, or search not ready (503)
             if proc.poll() is not None:
-                raise ServerError(f"gunicorn exited: {log_path.read_text(errors='replace')[-2000:]}")
+                raise ServerError(f"gunicorn exited: {log_path.read_text(errors='replace')[-2000:]}") from None
             time.sleep(0.2)
     stop_process_group(proc)
     raise ServerError(f"gunicorn on port {port} was not healthy within {wait:g}s")
@@ -62,7 +62,7 @@ def start_redis(port: int) -> subprocess.Popen:
             return proc
         except OSError:
             if proc.poll() is not None:
-                raise ServerError(f"redis-server exited with status {proc.returncode}")
+                raise ServerError(f"redis-server exited with status {proc.returncode}") from None
             time.sleep(0.05)
     stop_process_group(proc)
     raise ServerError(f"redis-server did not listen on port {port}")

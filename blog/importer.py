@@ -3,13 +3,19 @@
 Rows are validated one by one; a bad row is reported with its line number and skipped, every
 other row is written with a real UPSERT (INSERT ... ON CONFLICT (id) DO UPDATE), so re-running
 updates rows and never duplicates them. The corpus id stays the primary key.
+
+Moderation and editing belong to the site, not to the file: `published` and `approved` are set
+when a row is first inserted and a re-import never reverts them (an unpublished post stays
+unpublished, an unapproved comment stays hidden), and a row edited on the site since (any save(),
+e.g. in the admin; see `edited_on_site`) is left as it is, unless `overwrite` is asked for.
 """
 import json
 import logging
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Callable, Iterator
+from urllib.parse import urlsplit
 
 from django.core.management.color import no_style
 from django.db import connection, transaction
@@ -22,9 +28,12 @@ from common.batching import batched
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 1000
-POST_FIELDS = ["title", "slug", "body_html", "body_text", "summary", "pub_date", "tags", "published",
+POST_FIELDS = ["title", "slug", "body_html", "body_text", "summary", "pub_date", "tags",
                "modified", "source", "post_type", "source_url", "link_url"]
-COMMENT_FIELDS = ["post", "parent", "author_name", "comment", "comment_html", "created", "approved", "modified"]
+COMMENT_FIELDS = ["post", "parent", "author_name", "comment", "comment_html", "created", "modified"]
+# Set on insert only, unless the import overwrites (see the module docstring).
+MODERATION_FIELDS = {Post: ["published"], Comment: ["approved"]}
+LINK_SCHEMES = ("http", "https")
 
 
 class BadRow(ValueError):
@@ -36,6 +45,7 @@ class Report:
     """What an import did, for the summary line and the tests."""
     created: int = 0
     updated: int = 0
+    kept: int = 0  # existing rows edited on the site, left as they are
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -80,6 +90,14 @@ def _timestamp(obj: dict, name: str) -> datetime:
     return value
 
 
+def _link(obj: dict, name: str, limit: int) -> str:
+    """An optional link; anything but http(s) (javascript:, data:, ...) is refused."""
+    value = str(obj.get(name) or "")[:limit]
+    if value and urlsplit(value.strip()).scheme.lower() not in LINK_SCHEMES:
+        raise BadRow(f"field {name!r} is not an http(s) URL: {value[:40]!r}")
+    return value
+
+
 def post_from_row(obj: dict, *, now: datetime) -> Post:
     """A Post (not saved) from one corpus row, or BadRow."""
     pk = _require(obj, "id", int)
@@ -104,8 +122,8 @@ def post_from_row(obj: dict, *, now: datetime) -> Post:
         modified=now,
         source=str(obj.get("source") or "")[:100],
         post_type=str(obj.get("type") or "")[:50],
-        source_url=str(obj.get("url") or "")[:1000],
-        link_url=str(obj.get("link_url") or "")[:2000],
+        source_url=_link(obj, "url", 1000),
+        link_url=_link(obj, "link_url", 2000),
     )
 
 
@@ -150,16 +168,25 @@ class SlugAllocator:
         return f"{base}-{post.id}-{n}"
 
 
-def _upsert(model, objs: list, fields: list[str], report: Report) -> None:
-    ids = [o.id for o in objs]
-    existing = set(model.objects.filter(id__in=ids).values_list("id", flat=True))
-    model.objects.bulk_create(objs, update_conflicts=True, unique_fields=["id"], update_fields=fields)
-    report.updated += len(existing)
-    report.created += len(objs) - len(existing)
+def _upsert(model, objs: list, fields: list[str], report: Report, *, overwrite: bool = False) -> None:
+    # Locked, so that an edit on the site cannot slip in between this check and the write.
+    existing = dict(model.objects.select_for_update().filter(id__in=[o.id for o in objs])
+                    .values_list("id", "edited_on_site"))
+    if overwrite:
+        fields = fields + MODERATION_FIELDS[model] + ["edited_on_site"]
+    else:
+        kept = {pk for pk, edited in existing.items() if edited}
+        objs = [o for o in objs if o.id not in kept]
+        report.kept += len(kept)
+    if objs:
+        model.objects.bulk_create(objs, update_conflicts=True, unique_fields=["id"], update_fields=fields)
+    report.created += sum(1 for o in objs if o.id not in existing)
+    report.updated += sum(1 for o in objs if o.id in existing)
 
 
 
-def import_posts(path: Path, *, now: datetime, progress: Callable[[int], None] = lambda n: None) -> Report:
+def import_posts(path: Path, *, now: datetime, progress: Callable[[int], None] = lambda n: None,
+                 overwrite: bool = False) -> Report:
     report = Report()
     slugs = SlugAllocator(dict(Post.objects.values_list("slug", "id")))
     seen: set[int] = set()
@@ -180,11 +207,12 @@ def import_posts(path: Path, *, now: datetime, progress: Callable[[int], None] =
             yield post
 
     for batch in batched(rows(), BATCH_SIZE):
-        _upsert(Post, batch, POST_FIELDS, report)
+        _upsert(Post, batch, POST_FIELDS, report, overwrite=overwrite)
     return report
 
 
-def import_comments(path: Path, *, now: datetime, progress: Callable[[int], None] = lambda n: None) -> Report:
+def import_comments(path: Path, *, now: datetime, progress: Callable[[int], None] = lambda n: None,
+                    overwrite: bool = False) -> Report:
     report = Report()
     post_ids = set(Post.objects.values_list("id", flat=True))
     known_comments = set(Comment.objects.values_list("id", flat=True))
@@ -212,7 +240,7 @@ def import_comments(path: Path, *, now: datetime, progress: Callable[[int], None
             report.problems.append(f"{path.name}:{lineno}: parent comment {comment.parent_id} does not exist, imported without a parent")
             comment.parent_id = None
     for batch in batched((c for _, c in pending), BATCH_SIZE):
-        _upsert(Comment, batch, COMMENT_FIELDS, report)
+        _upsert(Comment, batch, COMMENT_FIELDS, report, overwrite=overwrite)
     return report
 
 
@@ -223,17 +251,19 @@ def reset_sequences() -> None:
             cursor.execute(sql)
 
 
-def import_corpus(directory: Path, *, now: datetime, progress_factory=None) -> tuple[Report, Report]:
-    """Import DIR/posts.ndjson then DIR/comments.ndjson in one transaction: all good rows or nothing."""
+def import_corpus(directory: Path, *, now: datetime, progress_factory=None,
+                  overwrite: bool = False) -> tuple[Report, Report]:
+    """Import DIR/posts.ndjson then DIR/comments.ndjson in one transaction: all good rows or nothing.
+    With `overwrite`, existing rows get the file's `published`/`approved` too."""
     posts_path, comments_path = directory / "posts.ndjson", directory / "comments.ndjson"
     if not posts_path.is_file():
         raise FileNotFoundError(f"{posts_path} not found")
     with transaction.atomic():
         with _progress(progress_factory, posts_path, "posts") as tick:
-            posts = import_posts(posts_path, now=now, progress=tick)
+            posts = import_posts(posts_path, now=now, progress=tick, overwrite=overwrite)
         if comments_path.is_file():
             with _progress(progress_factory, comments_path, "comments") as tick:
-                comments = import_comments(comments_path, now=now, progress=tick)
+                comments = import_comments(comments_path, now=now, progress=tick, overwrite=overwrite)
         else:
             comments = Report(problems=[f"{comments_path.name}: not found, no comments imported"])
         reset_sequences()

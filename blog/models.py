@@ -45,6 +45,9 @@ class Post(models.Model):
     post_type = models.CharField(max_length=50, blank=True)
     source_url = models.URLField(max_length=1000, blank=True)
     link_url = models.URLField(max_length=2000, blank=True)
+    # Set by every save() (the admin, scripts); the importer writes rows without save(). A post
+    # edited on the site keeps its fields when the corpus is imported again (see blog/importer.py).
+    edited_on_site = models.BooleanField(default=False, db_default=False, editable=False)
 
     objects = PostQuerySet.as_manager()
 
@@ -67,8 +70,9 @@ class Post(models.Model):
         self.body_text = html_to_text(self.body_html)
         if not self.summary:
             self.summary = summarize(self.body_text)
+        self.edited_on_site = True
         if kwargs.get("update_fields") is not None:
-            kwargs["update_fields"] = set(kwargs["update_fields"]) | {"body_text", "summary", "modified"}
+            kwargs["update_fields"] = set(kwargs["update_fields"]) | {"body_text", "summary", "modified", "edited_on_site"}
         super().save(*args, **kwargs)
 
 
@@ -88,6 +92,8 @@ class Comment(models.Model):
     created = models.DateTimeField(default=timezone.now, db_index=True)
     approved = models.BooleanField(default=False, db_index=True)
     modified = models.DateTimeField(auto_now=True, db_index=True)
+    # As for posts: set by every save(), never by the importer.
+    edited_on_site = models.BooleanField(default=False, db_default=False, editable=False)
 
     objects = CommentQuerySet.as_manager()
 
@@ -106,6 +112,7 @@ class Comment(models.Model):
 
     def save(self, *args, **kwargs):
         self.comment_html = render_comment(self.comment) if self.comment else sanitize_comment_html(self.comment_html)
+        self.edited_on_site = True
         if kwargs.get("update_fields") is not None:
-            kwargs["update_fields"] = set(kwargs["update_fields"]) | {"comment_html", "modified"}
+            kwargs["update_fields"] = set(kwargs["update_fields"]) | {"comment_html", "modified", "edited_on_site"}
         super().save(*args, **kwargs)

@@ -1,7 +1,8 @@
 """Settings for the blog search site, read from the environment with development defaults.
 
-Every variable a deployer may set is listed in the README's configuration table. Production is
-simply DEBUG off: then the default secret key is refused and the secure-cookie/HSTS settings apply.
+Every variable a deployer may set is listed in the README's configuration table. It fails closed:
+DEBUG is off unless DEBUG=1 is set (the Makefile sets it for development and tests), and with DEBUG
+off the default secret key is refused and the secure-cookie/HSTS settings apply.
 """
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from config.env import env_bool, env_float, env_int, env_list, env_str
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEV_SECRET_KEY = "dev-only-insecure-secret-key-change-me"
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY)
 if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off (production); refusing the development key.")
@@ -75,8 +76,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Correctness does not depend on the backend: cached results are keyed by an index generation
 # kept in PostgreSQL (see search/generation.py).
 REDIS_URL = env_str("REDIS_URL", "")
+# Short socket timeouts: a Redis that hangs costs a search ~0.1 s once, then the cache breaker
+# (SEARCH["CACHE_BREAKER_SECONDS"]) skips it for a while (search/resultcache.py).
+REDIS_CACHE_OPTIONS = {"socket_timeout": 0.1, "socket_connect_timeout": 0.1}
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": REDIS_CACHE_OPTIONS}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "blogsearch"}}
 
@@ -125,6 +130,9 @@ SECURE_CSP = {
 
 LOGIN_URL = "/admin/login/"
 
+# Error pages and error reports never show credentials, whatever setting or variable holds them.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.reporting.CredentialsFilter"
+
 # ---------------------------------------------------------------- Elasticsearch and search
 # One connection, made lazily by search/client.py. Short timeouts: a request never waits long
 # on search (the blog must keep working when Elasticsearch is slow or down).
@@ -166,9 +174,22 @@ SEARCH = {
     "QUERYSET_CHUNK_SIZE": 1000,
     # Outbox entries applied per automatic drain (after a successful sync).
     "OUTBOX_DRAIN_BATCH": 200,
+    # An entry Elasticsearch refuses this many times moves to the dead letters (DeadChange); the
+    # n-th retry waits OUTBOX_RETRY_SECONDS x 2^(n-1). Outages and overload never count.
+    "OUTBOX_MAX_ATTEMPTS": 5,
+    "OUTBOX_RETRY_SECONDS": 10,
+    # /healthz reports the outbox not ok when a due entry waits longer than this (or one is dead).
+    "OUTBOX_MAX_LAG_SECONDS": 300,
+    # A rebuild retries its catch-up this many times after the swap before swapping back.
+    "REBUILD_CATCH_UP_ATTEMPTS": 3,
     # Query normalization.
     "MAX_QUERY_LENGTH": 200,
     "MAX_QUERY_WORDS": 12,
+    # ...and of tokens as Elasticsearch sees them (a hyphen-joined or CJK "word" holds many).
+    "MAX_QUERY_TOKENS": 12,
+    # The suggesters look at the first words only, and at no word longer than this (bench/hostile.py).
+    "MAX_SUGGEST_WORDS": 6,
+    "MAX_SUGGEST_WORD_LENGTH": 30,
     # Spelling alternatives (what the user typed keeps TYPED_SCORE so it stays on top).
     "TYPED_SCORE": 1.1,
     "MIN_SUGGESTION_SCORE": 0.6,
@@ -196,8 +217,8 @@ SEARCH = {
     # RELEVANCE_WEIGHT breaks ties without crossing tiers.
     "TIERS": {
         "title.exact.phrase": 64,
-        "title.stem.phrase": 32,
-        "title.exact.words": 16,
+        "title.exact.words": 32,
+        "title.stem.phrase": 16,
         "title.stem.words": 8,
         "body.exact.phrase": 4,
         "body.stem.phrase": 2,
@@ -221,7 +242,11 @@ SEARCH = {
     # Elasticsearch failures: searches answer 503 at once for this long after one (then try again),
     # after-commit syncs leave changes in the outbox for this long; Retry-After of the 503 pages.
     "SEARCH_BREAKER_SECONDS": 3.0,
+    # One search's time budget across its round trips (each waits at most what is left of it).
+    "DEADLINE_SECONDS": env_float("SEARCH_DEADLINE_SECONDS", 1.5),
     "SYNC_BREAKER_SECONDS": 5.0,
+    # After a cache failure (Redis down or hanging) searches skip the cache for this long.
+    "CACHE_BREAKER_SECONDS": 10.0,
     "RETRY_AFTER_SECONDS": 30,
     # Who may see ?debug-search: "all", "staff" or "off".
     "DEBUG_TABLE": env_str("SEARCH_DEBUG_TABLE", "all" if DEBUG else "staff"),

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -6,3 +7,11 @@ urlpatterns = [
     path("", include("search.urls")),
     path("", include("blog.urls")),
 ]
+
+if settings.SEARCH["BASELINE_VIEWS"]:  # benchmark-only views (bench/views.py); never in production
+    from bench import views as bench_views
+
+    urlpatterns += [
+        path("api/baseline/hello/", bench_views.hello, name="baseline-hello"),
+        path("api/baseline/<str:name>/", bench_views.baseline, name="baseline"),
+    ]

@@ -10,7 +10,7 @@ gets them from devservices/es-plugin.
 """
 import hashlib
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from django.conf import settings
 from elasticsearch.dsl import Date, Document, Index, Integer, Keyword, Text, analyzer, token_filter
@@ -88,7 +88,7 @@ def alias_name(kind: str) -> str:
 
 
 def new_index_name(kind: str, *, now: datetime | None = None) -> str:
-    stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%d%H%M%S%f")
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%d%H%M%S%f")
     return f"{alias_name(kind)}-{stamp}"
 
 

@@ -12,17 +12,29 @@ from search.documents import KINDS
 from search.rebuild import aliased_indices
 
 
-def check() -> tuple[bool, dict]:
-    """(healthy, report). Healthy means PostgreSQL and Elasticsearch answer and the aliases exist."""
-    report: dict = {}
+def postgresql() -> dict:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
-        report["postgresql"] = {"ok": True}
-        report["outbox"] = {"ok": True, "pending": outbox.depth()}
+        return {"ok": True}
     except Exception as exc:  # noqa: BLE001 - any failure is reported, none raised
-        report["postgresql"] = {"ok": False, "error": type(exc).__name__}
-        report["outbox"] = {"ok": False, "pending": None}
+        return {"ok": False, "error": type(exc).__name__}
+
+
+def live() -> tuple[bool, dict]:
+    """(alive, report) for container liveness: PostgreSQL only, never Elasticsearch."""
+    report = {"postgresql": postgresql()}
+    return report["postgresql"]["ok"], report
+
+
+def check() -> tuple[bool, dict]:
+    """(healthy, report). Healthy means PostgreSQL and Elasticsearch answer, the aliases exist
+    and the outbox keeps up (no due entry waiting for minutes, no dead entry)."""
+    report: dict = {"postgresql": postgresql()}
+    try:
+        report["outbox"] = outbox.state() if report["postgresql"]["ok"] else {"ok": False, "pending": None}
+    except Exception as exc:  # noqa: BLE001 - any failure is reported, none raised
+        report["outbox"] = {"ok": False, "pending": None, "error": type(exc).__name__}
     try:
         client = get_client()
         state = cluster.summary(client)

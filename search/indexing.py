@@ -1,46 +1,64 @@
 """Model rows -> plain dicts -> Elasticsearch: the one copy of the indexing logic.
 
-Used by `reindex` (full rebuild with an alias swap), by the signals (incremental sync after each
-commit, through the outbox) and by the tests.
+Used by `reindex` (full rebuild with an alias swap), by the outbox (incremental sync after each
+commit and on demand), by `search_check` and by the tests.
 
-Every write carries an external version, the row's `modified` time in microseconds (for a comment
-the later of its own and its post's, since its document copies the post's title). Elasticsearch
-then rejects a stale write that arrives after a newer one, so concurrent syncs and a rebuild's
-catch-up can run in any order without resurrecting old content.
+Every write and every delete carries an external version derived from the row's PostgreSQL
+version (search/versions.py), so concurrent syncs, a rebuild's catch-up and a repair can run in
+any order without resurrecting old content or hiding new content. A version conflict (409) is
+counted and treated as harmless only when the index is one of ours (its `_meta` names the
+PostgreSQL version scheme): then it proves the index already holds the same or a newer version.
 """
 import logging
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
-from typing import Iterable, Iterator
+from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.utils import timezone
+from django.db.models import Q
 from elasticsearch import ApiError, TransportError, helpers
 
 from blog.models import Comment, Post
 from blog.text import html_to_text
 from common.batching import batched
-from search import generation
 from search.client import get_client
 from search.documents import alias_name
+from search.versions import SCHEME, comment_visible_q, doc_version, post_visible_q, with_comment_versions, with_post_versions
 
 log = logging.getLogger(__name__)
 
 _aliases_seen: set[str] = set()
+_scheme_of_index: dict[str, bool] = {}
 
-Change = tuple[str, int]  # ("post" | "comment", primary key)
+Key = tuple[str, int]  # ("post" | "comment", primary key): what an outbox entry names
+ENTRY_KIND = {"posts": "post", "comments": "comment"}  # index kind -> outbox kind
 
 
 class IndexingError(Exception):
-    """Elasticsearch refused or could not take some of the changes."""
+    """Elasticsearch could not take the request at all. `transient` when it was unreachable,
+    overloaded or timing out (worth retrying later as is), not when it refused the content."""
+
+    def __init__(self, message: str, *, transient: bool = True):
+        super().__init__(message)
+        self.transient = transient
+
+
+def is_transient_status(status: int) -> bool:
+    """Overload (429), a blocked index (403, e.g. disk full) or a server error: not the entry's fault."""
+    return status in (403, 429) or status >= 500
+
+
+@dataclass
+class BulkOutcome:
+    """Per outbox key: applied, or failed with a reason. 409s proven harmless are counted."""
+    applied: set = field(default_factory=set)
+    failed: dict = field(default_factory=dict)
+    transient: set = field(default_factory=set)  # failed keys whose failure was not their own fault
+    conflicts: int = 0
 
 
 # ---------------------------------------------------------------- rows -> documents
-
-
-def version_of(*moments: datetime) -> int:
-    return int(max(moments).timestamp() * 1_000_000)
 
 
 def post_to_doc(post: Post) -> dict:
@@ -72,99 +90,126 @@ def comment_to_doc(comment: Comment) -> dict:
     }
 
 
-def post_visible(post: Post, now: datetime) -> bool:
-    return post.published and post.pub_date <= now
-
-
-def comment_visible(comment: Comment, now: datetime) -> bool:
-    return comment.approved and post_visible(comment.post, now)
-
-
 def index_action(index: str, kind: str, obj) -> dict:
-    if kind == "posts":
-        doc, version = post_to_doc(obj), version_of(obj.modified)
-    else:
-        doc, version = comment_to_doc(obj), version_of(obj.modified, obj.post.modified)
-    return {"_op_type": "index", "_index": index, "_id": str(obj.pk), "version": version,
+    """Index a visible row; `obj` carries `row_version` (see search/versions.py)."""
+    doc = post_to_doc(obj) if kind == "posts" else comment_to_doc(obj)
+    return {"_op_type": "index", "_index": index, "_id": str(obj.pk), "version": doc_version(obj.row_version, True),
             "version_type": "external_gte", "_source": doc}
 
 
-def delete_action(index: str, pk: int, *, now: datetime) -> dict:
-    return {"_op_type": "delete", "_index": index, "_id": str(pk), "version": version_of(now),
-            "version_type": "external_gte"}
+def delete_action(index: str, pk: int, *, version: int) -> dict:
+    return {"_op_type": "delete", "_index": index, "_id": str(pk), "version": version, "version_type": "external_gte"}
+
+
+def row_action(index: str, kind: str, obj) -> dict:
+    """The action that makes the document match an existing row: index it or delete it."""
+    if obj.visible_now:
+        return index_action(index, kind, obj)
+    return delete_action(index, obj.pk, version=doc_version(obj.row_version, False))
 
 
 # ---------------------------------------------------------------- incremental changes
 
 
-def actions_for_changes(changes: Iterable[Change], *, now: datetime | None = None) -> list[dict]:
-    """Bulk actions that make the aliases match the database for the changed rows.
+def actions_for_changes(changes: dict[Key, int | None]) -> list[tuple[Key, dict]]:
+    """(key, action) pairs that make the aliases match the database for the changed rows.
 
-    A changed post also rewrites its comments' documents (they copy its title and visibility).
-    Two queries whatever the number of changes.
+    `changes` maps each key to the tombstone version of a deleted row (or None). A changed post
+    also rewrites its comments' documents (they copy its title and visibility; this is how they
+    appear when a scheduled post falls due). A vanished row without a tombstone needs nothing:
+    the DELETE trigger's own entry carries one. Two queries whatever the number of changes.
     """
-    now = now or timezone.now()
     post_ids = {pk for kind, pk in changes if kind == "post"}
     comment_ids = {pk for kind, pk in changes if kind == "comment"}
     posts_alias, comments_alias = alias_name("posts"), alias_name("comments")
-    actions = []
+    pairs: list[tuple[Key, dict]] = []
 
-    found_posts = {p.pk: p for p in Post.objects.filter(pk__in=post_ids)}
+    found_posts = {p.pk: p for p in with_post_versions(Post.objects.filter(pk__in=post_ids))}
     for pk in sorted(post_ids):
         post = found_posts.get(pk)
-        if post is not None and post_visible(post, now):
-            actions.append(index_action(posts_alias, "posts", post))
-        else:
-            actions.append(delete_action(posts_alias, pk, now=now))
+        if post is not None:
+            pairs.append((("post", pk), row_action(posts_alias, "posts", post)))
+        elif changes[("post", pk)] is not None:
+            pairs.append((("post", pk), delete_action(posts_alias, pk, version=changes[("post", pk)])))
 
-    comments = Comment.objects.select_related("post").filter(pk__in=comment_ids) | \
-        Comment.objects.select_related("post").filter(post_id__in=post_ids)
+    comments = with_comment_versions(
+        Comment.objects.select_related("post").filter(Q(pk__in=comment_ids) | Q(post_id__in=post_ids)))
     seen = set()
     for comment in comments:
         seen.add(comment.pk)
-        if comment_visible(comment, now):
-            actions.append(index_action(comments_alias, "comments", comment))
-        else:
-            actions.append(delete_action(comments_alias, comment.pk, now=now))
+        key = ("comment", comment.pk) if comment.pk in comment_ids else ("post", comment.post_id)
+        pairs.append((key, row_action(comments_alias, "comments", comment)))
     for pk in sorted(comment_ids - seen):
-        actions.append(delete_action(comments_alias, pk, now=now))
-    return actions
+        if changes[("comment", pk)] is not None:
+            pairs.append((("comment", pk), delete_action(comments_alias, pk, version=changes[("comment", pk)])))
+    return pairs
 
 
-def run_bulk(actions: list[dict], *, client=None, require_alias: bool = True, refresh: bool = True) -> int:
-    """Send actions in one bulk request; raise IndexingError unless every item succeeded or was harmless.
+def run_bulk(pairs: list[tuple[Key, dict]], *, client=None, require_alias: bool = True,
+             refresh: bool = True) -> BulkOutcome:
+    """Send the actions; report per key which were applied and which failed, and why.
 
-    With refresh (the default) the change is searchable before the index generation is bumped, so a
-    worker that sees the new generation can never cache results computed from the old documents.
+    Raises IndexingError when the request itself fails (some items may have been applied: the
+    caller bumps the index generation whatever happens). With refresh (the default) the change
+    is searchable before the generation is bumped.
     """
-    if not actions:
-        return 0
+    outcome = BulkOutcome()
+    if not pairs:
+        return outcome
     client = client or get_client()
     if require_alias:
-        require_aliases(client, {a["_index"] for a in actions})
+        require_aliases(client, {a["_index"] for _, a in pairs})
+    keys = [key for key, _ in pairs]
     try:
-        ok, errors = helpers.bulk(client, actions, raise_on_error=False, raise_on_exception=True,
-                                  require_alias=require_alias, refresh=refresh, chunk_size=500, stats_only=False)
-    except (TransportError, ApiError) as exc:
+        results = helpers.streaming_bulk(client, [a for _, a in pairs], raise_on_error=False, raise_on_exception=True,
+                                         yield_ok=True, require_alias=require_alias, refresh=refresh, chunk_size=500)
+        for key, (ok, item) in zip(keys, results, strict=True):
+            if ok:
+                continue
+            verdict = classify(client, item)
+            if verdict == "conflict":
+                outcome.conflicts += 1
+            elif verdict != "harmless":
+                outcome.failed.setdefault(key, verdict)
+                (_, detail), = item.items()
+                if is_transient_status(int(detail.get("status", 0))):
+                    outcome.transient.add(key)
+    except ApiError as exc:
+        raise IndexingError(f"bulk request refused: {exc}", transient=is_transient_status(exc.status_code)) from exc
+    except TransportError as exc:
         raise IndexingError(f"bulk request failed: {exc}") from exc
-    real = [e for e in errors if not _harmless(e)]
-    if any(detail.get("status") == 404 for e in real for detail in e.values()):
-        forget_aliases()
-    if real:
-        raise IndexingError(f"{len(real)} of {len(actions)} bulk items failed, first: {real[0]}")
-    generation.bump()
-    return ok
+    outcome.applied = set(keys) - set(outcome.failed)
+    if outcome.conflicts:
+        log.info("%d stale write(s) refused by Elasticsearch (it holds a newer version): harmless", outcome.conflicts)
+    return outcome
 
 
-def _harmless(error: dict) -> bool:
-    """Answers that mean "already as wanted": a delete of a missing document, and a write older
-    than what the index holds (a version conflict under external versioning). A 404 on an index
-    operation is *not* harmless: it means the alias is missing and the change was not applied."""
-    (op, detail), = error.items()
+def classify(client, item: dict) -> str:
+    """"harmless" (a delete of a missing document), "conflict" (a 409 proven harmless) or the
+    error message. A 404 on an index operation means the alias is missing: a real failure."""
+    (op, detail), = item.items()
     status = int(detail.get("status", 0))
-    if status == 409:
-        return True
-    return op == "delete" and status == 404 and detail.get("result") == "not_found"
+    if op == "delete" and status == 404 and detail.get("result") == "not_found":
+        return "harmless"
+    if status == 409 and uses_our_versions(client, detail.get("_index", "")):
+        log.info("version conflict on %s %s/%s: %s", op, detail.get("_index"), detail.get("_id"),
+                 (detail.get("error") or {}).get("reason", ""))
+        return "conflict"
+    if status == 404:
+        forget_aliases()
+    return f"{op} {detail.get('_index')}/{detail.get('_id')}: {status} {detail.get('error')}"[:1000]
+
+
+def uses_our_versions(client, index: str) -> bool:
+    """Whether `index` was built with PostgreSQL row versions (its mapping's _meta says so)."""
+    if index not in _scheme_of_index:
+        try:
+            mapping = client.indices.get_mapping(index=index).body
+        except (TransportError, ApiError):
+            return False
+        meta = next(iter(mapping.values()), {}).get("mappings", {}).get("_meta", {})
+        _scheme_of_index[index] = meta.get("versions") == SCHEME
+    return _scheme_of_index[index]
 
 
 def require_aliases(client, indices: set[str]) -> None:
@@ -191,41 +236,38 @@ def forget_aliases() -> None:
     _aliases_seen.clear()
 
 
-def apply_changes(changes: Iterable[Change], *, client=None, refresh: bool = True) -> int:
+def apply_changes(changes: dict[Key, int | None], *, client=None, refresh: bool = True) -> BulkOutcome:
     """Make the live indices match the database for these rows. Raises IndexingError."""
-    return run_bulk(actions_for_changes(list(changes)), client=client, refresh=refresh)
+    outcome = run_bulk(actions_for_changes(changes), client=client, refresh=refresh)
+    outcome.applied = set(changes) - set(outcome.failed)
+    return outcome
 
 
 # ---------------------------------------------------------------- full rebuild
 
 
 # Only the columns the documents use: the HTML bodies are large and never indexed.
-POST_FIELDS = ("id", "title", "slug", "body_text", "summary", "pub_date", "tags", "modified")
-COMMENT_FIELDS = ("id", "post_id", "author_name", "comment", "comment_html", "created", "modified",
-                  *(f"post__{f}" for f in ("id", "title", "slug", "pub_date", "published", "modified")))
+POST_FIELDS = ("id", "title", "slug", "body_text", "summary", "pub_date", "tags")
+COMMENT_FIELDS = ("id", "post_id", "author_name", "comment", "comment_html", "created",
+                  *(f"post__{f}" for f in ("id", "title", "slug", "pub_date", "published")))
 
 
 def visible_posts():
-    return Post.objects.visible().only(*POST_FIELDS).order_by("pk")
+    return with_post_versions(Post.objects.filter(post_visible_q())).only(*POST_FIELDS).order_by("pk")
 
 
 def visible_comments():
-    return Comment.objects.visible().select_related("post").only(*COMMENT_FIELDS).order_by("pk")
+    return with_comment_versions(
+        Comment.objects.filter(comment_visible_q()).select_related("post")).only(*COMMENT_FIELDS).order_by("pk")
 
 
 def querysets() -> dict:
     return {"posts": visible_posts, "comments": visible_comments}
 
 
-def iter_index_actions(kind: str, index: str, *, modified_since: datetime | None = None) -> Iterator[dict]:
+def iter_index_actions(kind: str, index: str) -> Iterator[dict]:
     """Index actions for every visible row of a kind, streamed in chunks (bounded memory)."""
-    qs = querysets()[kind]()
-    if modified_since is not None:
-        if kind == "posts":
-            qs = qs.filter(modified__gte=modified_since)
-        else:
-            qs = qs.filter(modified__gte=modified_since) | qs.filter(post__modified__gte=modified_since)
-    for obj in qs.iterator(chunk_size=settings.SEARCH["QUERYSET_CHUNK_SIZE"]):
+    for obj in querysets()[kind]().iterator(chunk_size=settings.SEARCH["QUERYSET_CHUNK_SIZE"]):
         yield index_action(index, kind, obj)
 
 
@@ -238,9 +280,8 @@ def parallel_load(client, actions: Iterator[dict], *, chunk_size: int, threads: 
     """
     def send(chunk: list[dict]) -> int:
         _, errors = helpers.bulk(client, chunk, raise_on_error=False, chunk_size=len(chunk), stats_only=False)
-        real = [e for e in errors if not _harmless(e)]
-        if real:
-            raise IndexingError(f"{len(real)} bulk items failed, first: {real[0]}")
+        if errors:
+            raise IndexingError(f"{len(errors)} bulk items failed, first: {errors[0]}")
         return len(chunk)
 
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bulk") as pool:

@@ -6,9 +6,11 @@ from django.utils import timezone
 class PendingChange(models.Model):
     """The outbox: "bring the index copy of this row in line with the database".
 
-    A row is written in the same transaction as the blog change that causes it, so a committed
-    change can never be forgotten; it is deleted once Elasticsearch has taken the change. Applying
-    one is idempotent (it re-reads the row), so duplicates are harmless.
+    Rows are written by PostgreSQL itself (AFTER INSERT/UPDATE/DELETE triggers on blog_post and
+    blog_comment, migration 0004), in the same transaction as the change, whatever wrote it: the
+    ORM, QuerySet.update, bulk_create, raw SQL or the importer. An entry is deleted once
+    Elasticsearch has taken the change. Applying one is idempotent (it re-reads the row and
+    carries the row's version), so duplicates are harmless.
     """
 
     POST = "post"
@@ -22,12 +24,48 @@ class PendingChange(models.Model):
     due_at = models.DateTimeField(default=timezone.now, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)
+    # Written by the DELETE trigger: a document version that beats every write of the vanished row.
+    tombstone_version = models.BigIntegerField(null=True, blank=True)
+    # Applied to the live indices while a rebuild was running: replayed into the new indices.
+    replay = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["kind", "object_id"], name="search_pending_obj")]
 
     def __str__(self):
         return f"{self.kind} {self.object_id} due {self.due_at:%Y-%m-%d %H:%M:%S}"
+
+
+class DeadChange(models.Model):
+    """An outbox entry Elasticsearch refused MAX_ATTEMPTS times (a poison entry), set aside so it
+    no longer holds up the others. Shown in the admin and in /healthz; fix the cause, then retry it
+    from the admin or run `search_check --repair`."""
+
+    kind = models.CharField(max_length=10, choices=PendingChange.KIND_CHOICES)
+    object_id = models.BigIntegerField()
+    tombstone_version = models.BigIntegerField(null=True, blank=True)
+    created = models.DateTimeField()
+    died = models.DateTimeField(default=timezone.now)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name = "dead outbox entry"
+        verbose_name_plural = "dead outbox entries"
+
+    def __str__(self):
+        return f"{self.kind} {self.object_id}: {self.last_error[:80]}"
+
+
+class RebuildState(models.Model):
+    """One row (id 1): which backend runs a rebuild right now (NULL when none).
+
+    While it is set, syncs keep the outbox entries they apply (marked `replay`) so the rebuild can
+    replay them into its new indices after the swap. Syncs read it FOR SHARE and the rebuild
+    changes it FOR UPDATE, so no sync straddles the moment it is set or cleared.
+    """
+
+    owner_pid = models.IntegerField(null=True)
 
 
 class IndexGeneration(models.Model):

@@ -1,21 +1,31 @@
-"""Applying outbox entries (PendingChange) to Elasticsearch, after commits and on demand.
+"""Applying outbox entries (PendingChange, written by PostgreSQL triggers) to Elasticsearch.
 
 A save never fails because of search: if Elasticsearch is down or slow the entry stays in the
 outbox and is applied by the next successful sync or by `reindex --pending`. After a failure the
 process stops trying for a short while (a small circuit breaker), so that a burst of saves during
 an outage costs one timeout, not one each.
+
+A batch Elasticsearch refuses is retried item by item, so one poison entry (a mapping conflict,
+an oversize document) cannot hold up the others; an entry refused MAX_ATTEMPTS times moves to the
+dead-letter table (DeadChange), shown in the admin and in /healthz. Failures that are not the
+entry's fault (unreachable, overloaded, read-only index) never count as attempts.
+
+While a rebuild runs (RebuildState), applied entries are kept, marked `replay`, for the rebuild
+to replay into its new indices after the alias swap.
 """
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 
-from django.db import transaction
-from django.db.models import F
-from django.utils import timezone
-from elasticsearch import ApiError, TransportError
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Max
 
+from search import generation
 from search.breaker import Breaker
-from search.indexing import IndexingError, apply_changes
-from search.models import PendingChange
+from search.indexing import BulkOutcome, IndexingError, apply_changes
+from search.models import DeadChange, PendingChange, RebuildState
+from search.versions import StatementNow
 
 log = logging.getLogger(__name__)
 
@@ -26,48 +36,160 @@ breaker = Breaker("SYNC_BREAKER_SECONDS")
 class DrainResult:
     applied: int = 0
     failed: int = 0
+    dead: int = 0
+    conflicts: int = 0
     error: str = ""
+    unreachable: bool = False
 
 
-def record(kind: str, object_id: int, *, due_at=None) -> PendingChange:
-    """Write an outbox entry (in the caller's transaction)."""
-    now = timezone.now()
-    return PendingChange.objects.create(kind=kind, object_id=object_id, created=now, due_at=due_at or now)
+def merged_changes(entries) -> dict:
+    """(kind, id) -> the largest tombstone version among the entries (None when none has one)."""
+    changes: dict = {}
+    for e in entries:
+        key = (e.kind, e.object_id)
+        versions = [v for v in (changes.get(key), e.tombstone_version) if v is not None]
+        changes[key] = max(versions) if versions else None
+    return changes
 
 
-def drain(*, limit: int, client=None, refresh: bool = True) -> DrainResult:
-    """Apply up to `limit` due entries in one bulk request; entries locked by another process are skipped."""
+def rebuild_running() -> bool:
+    """Read the rebuild flag FOR SHARE (call inside the drain's transaction).
+
+    A flag left by a dead process (a killed rebuild) is cleared first, and the entries it kept
+    become ordinary pending entries again, so they reach whatever the aliases point to now.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT owner_pid, NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = owner_pid) "
+            f"FROM {RebuildState._meta.db_table} WHERE id = 1 FOR SHARE")
+        row = cursor.fetchone()
+    if row is None or row[0] is None:
+        return False
+    owner, dead = row
+    if dead:
+        release_rebuild(owner)
+        return False
+    return True
+
+
+def release_rebuild(owner: int) -> int:
+    """Clear the flag of rebuild `owner`; its kept entries become pending again. Returns their number."""
     with transaction.atomic():
-        entries = list(
-            PendingChange.objects.select_for_update(skip_locked=True)
-            .filter(due_at__lte=timezone.now())
-            .order_by("id")[:limit]
-        )
-        if not entries:
-            return DrainResult()
-        ids = [e.id for e in entries]
-        changes = {(e.kind, e.object_id) for e in entries}
-        try:
-            apply_changes(changes, client=client, refresh=refresh)
-        except (IndexingError, TransportError, ApiError) as exc:
-            message = str(exc)[:1000]
-            PendingChange.objects.filter(id__in=ids).update(attempts=F("attempts") + 1, last_error=message)
-            return DrainResult(failed=len(ids), error=message)
-        PendingChange.objects.filter(id__in=ids).delete()
-        return DrainResult(applied=len(ids))
+        cleared = RebuildState.objects.filter(id=1, owner_pid=owner).update(owner_pid=None)
+        if not cleared:
+            return 0
+        return PendingChange.objects.filter(replay=True).update(replay=False, due_at=StatementNow())
+
+
+def due_entries(limit: int, upto: int | None = None):
+    qs = PendingChange.objects.select_for_update(skip_locked=True).filter(replay=False, due_at__lte=StatementNow())
+    if upto is not None:
+        qs = qs.filter(id__lte=upto)
+    return list(qs.order_by("id")[:limit])
+
+
+def apply_isolating(changes: dict, *, client=None, refresh: bool = True) -> BulkOutcome:
+    """Apply the changes in one bulk; retry what failed item by item. Raises IndexingError only
+    when Elasticsearch is unreachable (transient) for the whole batch."""
+    try:
+        outcome = apply_changes(changes, client=client, refresh=refresh)
+    except IndexingError as exc:
+        if exc.transient:
+            raise
+        outcome = BulkOutcome(failed={key: str(exc)[:1000] for key in changes})
+    if len(changes) > 1:
+        for key in list(outcome.failed):
+            try:
+                single = apply_changes({key: changes[key]}, client=client, refresh=refresh)
+            except IndexingError as exc:
+                single = BulkOutcome(failed={key: str(exc)[:1000]}, transient={key} if exc.transient else set())
+            outcome.conflicts += single.conflicts
+            outcome.transient.discard(key)
+            if key in single.applied:
+                del outcome.failed[key]
+                outcome.applied.add(key)
+            else:
+                outcome.failed[key] = single.failed[key]
+                outcome.transient |= single.transient
+    return outcome
+
+
+def settle(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> DrainResult:
+    """Delete (or keep for a running rebuild) the applied entries; count an attempt on each
+    refused one, with a growing delay; move it to the dead letters at the cap."""
+    conf = settings.SEARCH
+    result = DrainResult(conflicts=outcome.conflicts)
+    applied = [e.id for e in entries if (e.kind, e.object_id) in outcome.applied]
+    done = PendingChange.objects.filter(id__in=applied)
+    done.update(replay=True) if keep_for_replay else done.delete()
+    result.applied = len(applied)
+    for e in entries:
+        key = (e.kind, e.object_id)
+        if key not in outcome.failed:
+            continue
+        result.failed += 1
+        result.error = outcome.failed[key]
+        if key in outcome.transient:
+            PendingChange.objects.filter(id=e.id).update(last_error=result.error)
+            continue
+        attempts = e.attempts + 1
+        if attempts >= conf["OUTBOX_MAX_ATTEMPTS"]:
+            DeadChange.objects.create(kind=e.kind, object_id=e.object_id, tombstone_version=e.tombstone_version,
+                                      created=e.created, attempts=attempts, last_error=result.error)
+            PendingChange.objects.filter(id=e.id).delete()
+            result.dead += 1
+            log.error("outbox entry %s %s is dead after %d attempts: %s", e.kind, e.object_id, attempts, result.error)
+            continue
+        delay = timedelta(seconds=conf["OUTBOX_RETRY_SECONDS"] * 2 ** (attempts - 1))
+        PendingChange.objects.filter(id=e.id).update(attempts=attempts, last_error=result.error,
+                                                     due_at=StatementNow() + delay)
+        log.warning("outbox entry %s %s refused (attempt %d): %s", e.kind, e.object_id, attempts, result.error)
+    return result
+
+
+def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = None) -> DrainResult:
+    """Apply up to `limit` due entries; entries locked by another process are skipped.
+
+    The index generation is bumped after every attempt, in its own transaction, even when the
+    bulk failed: some items may have been applied, and no cache may outlive them.
+    """
+    attempted = False
+    try:
+        with transaction.atomic():
+            keep = rebuild_running()
+            entries = due_entries(limit, upto)
+            if not entries:
+                return DrainResult()
+            attempted = True
+            try:
+                outcome = apply_isolating(merged_changes(entries), client=client, refresh=refresh)
+            except IndexingError as exc:
+                message = str(exc)[:1000]
+                PendingChange.objects.filter(id__in=[e.id for e in entries]).update(last_error=message)
+                return DrainResult(failed=len(entries), error=message, unreachable=True)
+            return settle(entries, outcome, keep_for_replay=keep)
+    finally:
+        if attempted:
+            generation.bump()
 
 
 def drain_all(*, batch: int, client=None, refresh: bool = True) -> DrainResult:
-    """Apply every due entry, batch by batch, until none is left or Elasticsearch refuses."""
+    """Apply every entry due now, batch by batch, until none is left or Elasticsearch is
+    unreachable. Entries written meanwhile are left to the syncs: under a steady stream of writes
+    this still ends."""
     total = DrainResult()
+    upto = PendingChange.objects.aggregate(Max("id"))["id__max"]
+    if upto is None:
+        return total
     while True:
-        result = drain(limit=batch, client=client, refresh=refresh)
-        total.applied += result.applied
-        if result.failed:
-            total.failed += result.failed
-            total.error = result.error
+        result = drain(limit=batch, client=client, refresh=refresh, upto=upto)
+        for name in ("applied", "failed", "dead", "conflicts"):
+            setattr(total, name, getattr(total, name) + getattr(result, name))
+        total.error = result.error or total.error
+        if result.unreachable:
+            total.unreachable = True
             return total
-        if not result.applied:
+        if not (result.applied or result.failed):
             return total
 
 
@@ -82,10 +204,37 @@ def sync_after_commit(*, batch: int) -> None:
         log.exception("search sync failed; the change waits in the outbox")
         breaker.trip()
         return
-    if result.failed:
+    if result.unreachable:
         breaker.trip()
         log.warning("search sync failed (%s); %d change(s) wait in the outbox", result.error, result.failed)
 
 
 def depth() -> int:
-    return PendingChange.objects.count()
+    return PendingChange.objects.filter(replay=False).count()
+
+
+def state() -> dict:
+    """Outbox figures for /healthz: pending entries, the oldest due one's lag, dead letters.
+    Not ok when a due entry waits longer than OUTBOX_MAX_LAG_SECONDS or any entry is dead."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT count(*), count(*) FILTER (WHERE due_at <= statement_timestamp()), "
+            f"coalesce(extract(epoch FROM statement_timestamp() - min(due_at) "
+            f"FILTER (WHERE due_at <= statement_timestamp())), 0), "
+            f"(SELECT count(*) FROM {DeadChange._meta.db_table}) "
+            f"FROM {PendingChange._meta.db_table} WHERE NOT replay")
+        pending, due, lag, dead = cursor.fetchone()
+    lag = float(lag)
+    ok = dead == 0 and lag <= settings.SEARCH["OUTBOX_MAX_LAG_SECONDS"]
+    return {"ok": ok, "pending": pending, "due": due, "oldest_due_seconds": round(lag, 1), "dead": dead}
+
+
+def retry_dead(ids) -> int:
+    """Move dead letters back into the outbox (after fixing their cause)."""
+    with transaction.atomic():
+        dead = list(DeadChange.objects.select_for_update().filter(id__in=ids))
+        PendingChange.objects.bulk_create([
+            PendingChange(kind=d.kind, object_id=d.object_id, tombstone_version=d.tombstone_version, created=d.created)
+            for d in dead])
+        DeadChange.objects.filter(id__in=[d.id for d in dead]).delete()
+    return len(dead)

@@ -1,38 +1,44 @@
-"""Full rebuild: new timestamped indices, bulk load, one atomic alias swap, catch-up, clean-up.
+"""Full rebuild in small named phases: build, swap, catch up, reconcile, settle the outbox, retire.
 
-Search keeps answering from the old indices until the swap. A rebuild that fails or is killed
-leaves the aliases where they were; its half-built index is deleted by the next run. Two
-rebuilds at once are prevented by a PostgreSQL advisory lock, released by PostgreSQL itself
-if the process dies.
+Search keeps answering from the old indices until the atomic alias swap. Nothing depends on a
+clock: from the moment the rebuild starts (the replay log is opened) every outbox entry a sync
+applies to the live indices is kept, marked `replay`, and after the swap the catch-up replays
+them into the new indices (changes committed after the load read the database are in the outbox
+either way). The old indices are kept until catch-up and reconciliation succeed; if either still
+fails after its retries, the aliases are swapped back and the kept entries become pending again,
+so nothing is lost, and the command says exactly that. A second concurrent rebuild is refused by
+a PostgreSQL advisory lock, released by PostgreSQL itself if the process dies; the replay log of
+a killed run is recovered by the next sync or rebuild.
 """
 import logging
 import time
 import zlib
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
-from typing import Callable
 
 from django.conf import settings
-from django.db import connection
-from django.utils import timezone
-from elasticsearch import NotFoundError, helpers
+from django.db import connection, transaction
+from elasticsearch import ApiError, NotFoundError, TransportError, helpers
 
+from common.batching import batched
 from search import generation, outbox
 from search.client import bulk_client, get_client
 from search.cluster import wait_until_ready
 from search.documents import KINDS, alias_name, index_body, index_pattern, new_index_name, schema_id
-from search.indexing import delete_action, forget_aliases, iter_index_actions, parallel_load, querysets, run_bulk
-from search.models import PendingChange
+from search.indexing import ENTRY_KIND, IndexingError, apply_changes, forget_aliases, iter_index_actions, parallel_load, querysets
+from search.models import PendingChange, RebuildState
+from search.versions import SCHEME
 
 log = logging.getLogger(__name__)
-
-# Rows changed this close before the rebuild started are caught up too (clock granularity).
-CATCH_UP_MARGIN = timedelta(seconds=2)
 
 
 class ReindexAlreadyRunning(Exception):
     pass
+
+
+class RebuildFailedAfterSwap(Exception):
+    """The new indices went live but could not be completed; the message says where things stand."""
 
 
 @dataclass
@@ -51,6 +57,7 @@ class KindReport:
 class RebuildReport:
     kinds: list[KindReport] = field(default_factory=list)
     caught_up: int = 0
+    reconciled: int = 0
     removed_stale: list[str] = field(default_factory=list)
     removed_old: list[str] = field(default_factory=list)
     kept_old: list[str] = field(default_factory=list)
@@ -70,7 +77,7 @@ def reindex_lock():
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
         if not cursor.fetchone()[0]:
             raise ReindexAlreadyRunning(
-                "another reindex is running (PostgreSQL advisory lock %d is held); wait for it to finish" % key
+                f"another reindex is running (PostgreSQL advisory lock {key} is held); wait for it to finish"
             )
     try:
         yield
@@ -100,9 +107,51 @@ def remove_stale(client, kinds=KINDS) -> list[str]:
     return removed
 
 
+# ---------------------------------------------------------------- the replay log (outbox side)
+
+
+def open_replay_log() -> set[int]:
+    """From now on syncs keep what they apply (see outbox.rebuild_running). The UPDATE waits for
+    syncs in flight, so everything they applied is committed before the load reads the database.
+
+    Returns the ids of the entries already due and committed now: the load will read their
+    changes, so settling the outbox may drop them (an import followed by a rebuild does not apply
+    every row twice). Entries committed later, or due later, are not in the set."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT owner_pid FROM {RebuildState._meta.db_table} WHERE id = 1")
+        row = cursor.fetchone()
+    if row and row[0] is not None:
+        outbox.release_rebuild(row[0])  # a killed run's log (we hold the advisory lock)
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {RebuildState._meta.db_table} (id, owner_pid) VALUES (1, pg_backend_pid()) "
+                       f"ON CONFLICT (id) DO UPDATE SET owner_pid = excluded.owner_pid")
+        cursor.execute(f"SELECT id FROM {PendingChange._meta.db_table} "
+                       f"WHERE NOT replay AND due_at <= statement_timestamp()")
+        return {row[0] for row in cursor.fetchall()}
+
+
+def replay_set() -> dict:
+    """The kept entries, read once every sync that started before the swap has committed
+    (they hold the flag FOR SHARE; this waits for them)."""
+    with transaction.atomic():
+        RebuildState.objects.select_for_update().filter(id=1).exists()
+        return outbox.merged_changes(PendingChange.objects.filter(replay=True))
+
+
+def abandon_replay_log() -> int:
+    """After a failure: the kept entries become pending again (applied to whatever is live)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return outbox.release_rebuild(cursor.fetchone()[0])
+
+
+# ---------------------------------------------------------------- phases
+
+
 def create_index(client, kind: str) -> str:
     name = new_index_name(kind)
     body = index_body(kind, name)
+    body.setdefault("mappings", {}).setdefault("_meta", {})["versions"] = SCHEME
     # No refreshes while loading; set back to the default once loaded.
     body.setdefault("settings", {})["refresh_interval"] = "-1"
     client.indices.create(index=name, **body)
@@ -123,8 +172,27 @@ def load(client, kind: str, index: str, *, progress: Callable[[int], None]) -> K
     return report
 
 
+def build(client, kinds, report: RebuildReport, progress_factory=None) -> dict[str, str]:
+    """Phase 1: new indices, loaded. On failure they are deleted and the aliases never moved."""
+    new = {}
+    try:
+        for kind in kinds:
+            new[kind] = create_index(client, kind)
+            bar = progress_factory(total=querysets()[kind]().count(), desc=kind) if progress_factory else None
+            try:
+                report.kinds.append(load(client, kind, new[kind], progress=bar.update if bar else (lambda n: None)))
+            finally:
+                if bar:
+                    bar.close()
+        wait_until_ready(client, list(new.values()))  # never swap to an index whose copies are not all there yet
+    except BaseException:
+        delete_indices(client, new.values())
+        raise
+    return new
+
+
 def swap_aliases(client, new: dict[str, str]) -> dict[str, list[str]]:
-    """Point each kind's alias at its new index in one atomic request; returns the replaced indices."""
+    """Phase 2: point each kind's alias at its new index in one atomic request; returns the replaced indices."""
     actions, old = [], {}
     for kind, index in new.items():
         alias = alias_name(kind)
@@ -141,66 +209,154 @@ def swap_aliases(client, new: dict[str, str]) -> dict[str, list[str]]:
     return old
 
 
-def reconcile_deletions(client, kind: str) -> int:
-    """Delete documents whose rows are no longer visible (deleted or hidden during the rebuild)."""
+def catch_up(client) -> int:
+    """Phase 3: replay into the new indices every change a sync applied to the old ones meanwhile."""
+    changes = replay_set()
+    try:
+        outcome = apply_changes(changes, client=client)
+    finally:
+        generation.bump()
+    if outcome.failed:
+        raise IndexingError(f"{len(outcome.failed)} change(s) not caught up, first: {next(iter(outcome.failed.values()))}")
+    return len(changes)
+
+
+def reconcile(client, kind: str) -> int:
+    """Phase 4: documents whose rows are not visible (deleted or hidden while loading) go.
+
+    Each candidate found by the scan is re-checked afterwards through the same path as any change
+    (re-read with its version, so a row published meanwhile is indexed, not deleted); a vanished
+    row's delete carries the version the scan saw, which the delete can never undercut.
+    """
     alias = alias_name(kind)
-    visible = {str(pk) for pk in querysets()[kind]().values_list("pk", flat=True)}
-    extra = [hit["_id"] for hit in helpers.scan(client, index=alias, query={"query": {"match_all": {}}}, _source=False)
-             if hit["_id"] not in visible]
-    now = timezone.now()
-    run_bulk([delete_action(alias, int(pk), now=now) for pk in extra], client=client)
-    return len(extra)
+    visible = set(querysets()[kind]().values_list("pk", flat=True))
+    candidates = {int(hit["_id"]): hit["_version"]
+                  for hit in helpers.scan(client, index=alias, query={"query": {"match_all": {}}}, _source=False,
+                                          version=True)
+                  if int(hit["_id"]) not in visible}
+    if not candidates:
+        return 0
+    try:
+        outcome = apply_changes({(ENTRY_KIND[kind], pk): version for pk, version in candidates.items()}, client=client)
+    finally:
+        generation.bump()
+    if outcome.failed:
+        raise IndexingError(f"reconciliation failed, first: {next(iter(outcome.failed.values()))}")
+    return len(candidates)
+
+
+def complete(client, kinds, report: RebuildReport) -> None:
+    """Phases 3 and 4 with retries (a 429 or a timeout after the swap is not the end)."""
+    attempts = settings.SEARCH["REBUILD_CATCH_UP_ATTEMPTS"]
+    for attempt in range(1, attempts + 1):
+        try:
+            report.caught_up = catch_up(client)
+            report.reconciled = sum(reconcile(client, kind) for kind in kinds)
+            return
+        except (IndexingError, TransportError, ApiError) as exc:
+            if attempt == attempts:
+                raise
+            log.warning("catch-up after the swap failed (attempt %d of %d): %s; retrying", attempt, attempts, exc)
+            time.sleep(0.5 * attempt)
+
+
+def settle_outbox(covered: set[int]) -> int:
+    """Phase 5: close the replay log; drop the kept entries (now in the new indices) and those
+    the load covered (see open_replay_log)."""
+    with transaction.atomic():
+        RebuildState.objects.filter(id=1).update(owner_pid=None)
+        deleted, _ = PendingChange.objects.filter(replay=True).delete()
+        for chunk in batched(sorted(covered), 5000):
+            deleted += PendingChange.objects.filter(id__in=chunk, replay=False).delete()[0]
+    return deleted
+
+
+def retire(client, old: dict[str, list[str]], report: RebuildReport, *, keep_old: bool) -> None:
+    """Phase 6: delete (or keep) the replaced indices."""
+    for indices in old.values():
+        for index in indices:
+            if keep_old:
+                report.kept_old.append(index)
+            else:
+                delete_indices(client, [index])
+                report.removed_old.append(index)
+
+
+def swap_back(client, new: dict[str, str], old: dict[str, list[str]]) -> bool:
+    """Undo the swap: the aliases point at the previous indices again. False when impossible."""
+    if not all(old.get(kind) for kind in new):
+        return False
+    actions = []
+    for kind, index in new.items():
+        actions.append({"remove": {"index": index, "alias": alias_name(kind)}})
+        for i, previous in enumerate(old[kind]):
+            actions.append({"add": {"index": previous, "alias": alias_name(kind), "is_write_index": i == 0}})
+    try:
+        client.indices.update_aliases(actions=actions)
+    except (TransportError, ApiError):
+        log.exception("could not swap the aliases back")
+        return False
+    forget_aliases()
+    generation.bump()
+    return True
+
+
+def delete_indices(client, names) -> None:
+    for index in names:
+        try:
+            client.indices.delete(index=index)
+        except Exception:  # noqa: BLE001 - cleanup is best effort, the next run's remove_stale retries
+            log.warning("could not delete index %s", index)
 
 
 def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> RebuildReport:
-    """Rebuild the given kinds' indices without search going dark. Raises ReindexAlreadyRunning."""
+    """Rebuild the given kinds' indices without search going dark.
+
+    Raises ReindexAlreadyRunning, RebuildFailedAfterSwap (the message tells the truth), or the
+    build's own error (then the live indices are unchanged).
+    """
     client = bulk_client()
     report = RebuildReport()
     started = time.perf_counter()
     with reindex_lock():
-        since = timezone.now() - CATCH_UP_MARGIN
         report.removed_stale = remove_stale(client, kinds)
-        new = {}
+        covered = open_replay_log()
+        if set(kinds) != set(KINDS):
+            covered = set()  # a post's entry also stands for its comments' documents
         try:
-            for kind in kinds:
-                new[kind] = create_index(client, kind)
-                total = querysets()[kind]().count()
-                bar = progress_factory(total=total, desc=kind) if progress_factory else None
-                try:
-                    report.kinds.append(load(client, kind, new[kind], progress=bar.update if bar else (lambda n: None)))
-                finally:
-                    if bar:
-                        bar.close()
-            wait_until_ready(client, list(new.values()))  # never swap to an index whose copies are not all there yet
+            new = build(client, kinds, report, progress_factory)
         except BaseException:
-            # The aliases were not touched; drop what was half built (the next run would too).
-            for index in new.values():
-                try:
-                    client.indices.delete(index=index)
-                except Exception:  # noqa: BLE001 - cleanup is best effort, the next run retries
-                    log.warning("could not delete half-built index %s", index)
+            abandon_replay_log()
             raise
         old = swap_aliases(client, new)
-        # Changes made while loading went to the old indices; replay them into the new ones.
-        for kind in kinds:
-            alias = alias_name(kind)
-            actions = list(iter_index_actions(kind, alias, modified_since=since))
-            run_bulk(actions, client=client)
-            report.caught_up += len(actions) + reconcile_deletions(client, kind)
-        for kind, indices in old.items():
-            for index in indices:
-                if keep_old:
-                    report.kept_old.append(index)
-                else:
-                    client.indices.delete(index=index)
-                    report.removed_old.append(index)
-        if set(kinds) == set(KINDS):
-            # The rebuild read the database after these entries were written: they are applied.
-            PendingChange.objects.filter(created__lt=since, due_at__lte=timezone.now()).delete()
-        report.pending_applied = outbox.drain_all(batch=500, client=client).applied
-        client.indices.refresh(index=",".join(alias_name(k) for k in kinds))
+        try:
+            complete(client, kinds, report)
+        except Exception as exc:
+            raise RebuildFailedAfterSwap(after_swap_failure(client, new, old, exc)) from exc
+        try:
+            settle_outbox(covered)
+            retire(client, old, report, keep_old=keep_old)
+            report.pending_applied = outbox.drain_all(batch=500, client=client).applied
+        except Exception as exc:
+            raise RebuildFailedAfterSwap(
+                f"the new indices are live and caught up, but finishing the rebuild failed ({exc}); "
+                f"changes waiting in the outbox are applied by the next sync or `reindex --pending`, and "
+                f"indices left over are removed by the next rebuild. Nothing was lost.") from exc
     report.seconds = time.perf_counter() - started
     return report
+
+
+def after_swap_failure(client, new, old, exc) -> str:
+    """Put things back as well as possible and describe exactly where they stand."""
+    swapped_back = swap_back(client, new, old)
+    pending = abandon_replay_log()
+    if swapped_back:
+        delete_indices(client, new.values())
+        where = "the aliases point at the previous indices again"
+    else:
+        where = f"the aliases stay on the new indices ({', '.join(new.values())}); the previous ones are kept"
+    return (f"reindex failed after the alias swap ({exc}); {where}; {pending} change(s) made during the rebuild "
+            f"wait in the outbox (`reindex --pending` applies them). Nothing was lost.")
 
 
 def indices_exist() -> bool:
@@ -210,12 +366,14 @@ def indices_exist() -> bool:
 
 def outdated_kinds() -> list[str]:
     """Kinds whose live index was built with another analysis or mapping than this release's
-    (search/documents.schema_id): they must be rebuilt before searches use the new fields."""
+    (search/documents.schema_id), or without PostgreSQL row versions (search/versions.SCHEME):
+    they must be rebuilt before searches use the new fields and syncs can trust a 409."""
     client = get_client()
     outdated = []
     for kind in KINDS:
         names = aliased_indices(client, kind)
         mappings = client.indices.get_mapping(index=names).body if names else {}
-        if any(m["mappings"].get("_meta", {}).get("schema") != schema_id(kind) for m in mappings.values()):
+        metas = [m["mappings"].get("_meta", {}) for m in mappings.values()]
+        if any(meta.get("schema") != schema_id(kind) or meta.get("versions") != SCHEME for meta in metas):
             outdated.append(kind)
     return outdated

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from search import baseline_views, views
+from search import views
 
 app_name = "search"
 urlpatterns = [
@@ -9,5 +9,5 @@ urlpatterns = [
     path("api/suggest/", views.suggest, name="suggest"),
     path("opensearch.xml", views.opensearch, name="opensearch"),
     path("healthz", views.healthz, name="healthz"),
-    path("api/baseline/<str:name>/", baseline_views.baseline, name="baseline"),
+    path("healthz/live", views.healthz_live, name="healthz-live"),
 ]

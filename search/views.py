@@ -12,7 +12,6 @@ from search.client import safe_url
 from search.service import BadSearchRequest, SearchUnavailable, search, validate_page
 
 
-
 def json_response(data: dict | list, *, status: int = 200, content_type: str = "application/json") -> HttpResponse:
     """JSON with <, > and & escaped, so reflected input can never read as HTML (same JSON value)."""
     # Three str.replace calls are several times faster than str.translate with a mapping.
@@ -45,7 +44,7 @@ def results(request):
     context.update(result=result, query=result.query)
     if context["debug"]:
         context["debug_tiers"] = list(settings.SEARCH["TIERS"])
-        context["debug_rows"] = [(alt, [b[t] for t in context["debug_tiers"]]) for alt, b in zip(result.alternatives, result.boosts)]
+        context["debug_rows"] = [(alt, [b[t] for t in context["debug_tiers"]]) for alt, b in zip(result.alternatives, result.boosts, strict=True)]
         context["debug_json"] = json.dumps(result.requests, indent=2, ensure_ascii=False)
         context["elasticsearch_url"] = safe_url(settings.ELASTICSEARCH["URL"])
     return render(request, "search/results.html", context)
@@ -54,6 +53,13 @@ def results(request):
 @require_GET
 def healthz(request):
     healthy, report = health.check()
+    return json_response({"healthy": healthy, **report}, status=200 if healthy else 503)
+
+
+@require_GET
+def healthz_live(request):
+    """Liveness: the process answers and PostgreSQL does. Elasticsearch is not consulted."""
+    healthy, report = health.live()
     return json_response({"healthy": healthy, **report}, status=200 if healthy else 503)
 
 

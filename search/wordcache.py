@@ -11,6 +11,7 @@ import json
 
 from django.core.cache import cache
 
+from search.resultcache import guarded, namespace
 from search.suggestions import KNOWN_WORDS, SUGGESTER_FIELDS, words
 
 _VERSION = "w1"
@@ -18,7 +19,7 @@ _VERSION = "w1"
 
 def _key(word: str, *, generation: int, options: dict) -> str:
     digest = hashlib.sha1(f"{word.lower()}\x00{json.dumps(options, sort_keys=True)}".encode()).hexdigest()
-    return f"search:{_VERSION}:{generation}:{digest}"
+    return f"search:{_VERSION}:{namespace()}:{generation}:{digest}"
 
 
 def lookup(query: str, *, generation: int, options: dict, seconds: int) -> tuple[dict, dict] | None:
@@ -27,12 +28,12 @@ def lookup(query: str, *, generation: int, options: dict, seconds: int) -> tuple
     if not spans or seconds <= 0:
         return None
     keys = [_key(w, generation=generation, options=options) for _, _, w in spans]
-    found = cache.get_many(keys)
+    found = guarded(lambda: cache.get_many(keys), {})
     if len(found) < len(keys):
         return None
     suggest = {f"{name}_terms": [] for name in SUGGESTER_FIELDS}
     buckets = {}
-    for i, ((start, _, _), key) in enumerate(zip(spans, keys)):
+    for i, ((start, _, _), key) in enumerate(zip(spans, keys, strict=True)):
         count, entries = found[key]
         buckets[f"w{i}"] = {"doc_count": count}
         for name, word_entries in entries.items():
@@ -56,4 +57,4 @@ def store(query: str, suggest: dict, aggregations: dict, *, generation: int, opt
                 for e in suggest[name] if start <= e["offset"] < end
             ]
         values[_key(word, generation=generation, options=options)] = (buckets.get(f"w{i}", {}).get("doc_count", 0), entries)
-    cache.set_many(values, seconds)
+    guarded(lambda: cache.set_many(values, seconds))

@@ -2,19 +2,39 @@
 
 Tests use their own index prefix (test-<pid>), so they never touch the dev site's indices, and
 delete their indices at the end of the session.
-"""
-import os
 
+Tests that use the services (the database, Elasticsearch, a live server) are marked `services`
+at collection, and only they wait for Elasticsearch: `pytest -m "not services"` runs the pure
+tests in seconds with no service running.
+"""
 import pytest
 from django.conf import settings
 from django.core.cache import cache
 
 from search.client import get_client, reset_client
+from tests.helpers import TEST_PREFIX
 
-TEST_PREFIX = f"test-{os.getpid()}"
+# The Playwright fixtures (browser, page, site) for the browser tests.
+pytest_plugins = ["tests.browser_support"]
+
+SERVICE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "es", "build_index", "es_down",
+                    "es_black_hole", "client", "admin_client", "site", "page", "browser"}
 
 
-@pytest.fixture(scope="session", autouse=True)
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.get_closest_marker("django_db") or SERVICE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.services)
+
+
+@pytest.fixture(autouse=True)
+def _services_for_service_tests(request):
+    """Service tests get the session's Elasticsearch check and index prefix; pure tests never wait."""
+    if request.node.get_closest_marker("services"):
+        request.getfixturevalue("search_test_prefix")
+
+
+@pytest.fixture(scope="session")
 def search_test_prefix():
     settings.SEARCH["INDEX_PREFIX"] = TEST_PREFIX
     client = get_client()
@@ -32,15 +52,17 @@ def search_test_prefix():
 
 @pytest.fixture(autouse=True)
 def fresh_cache_and_breaker():
-    from search import outbox, service
+    from search import outbox, resultcache, service
 
     cache.clear()
     outbox.breaker.reset()
     service.breaker.reset()
+    resultcache.breaker.reset()
     yield
     cache.clear()
     outbox.breaker.reset()
     service.breaker.reset()
+    resultcache.breaker.reset()
 
 
 @pytest.fixture
@@ -60,6 +82,13 @@ def build_index(db):
 
 
 @pytest.fixture
+def live(build_index, django_capture_on_commit_callbacks):
+    """Aliases exist; returns a context manager that runs on_commit hooks like a real commit."""
+    build_index()
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+@pytest.fixture
 def es_down(settings):
     """Point the client at a closed loopback port: Elasticsearch unreachable."""
     original = dict(settings.ELASTICSEARCH)
@@ -71,8 +100,8 @@ def es_down(settings):
 
 
 @pytest.fixture
-def es_black_hole(settings):
-    """Elasticsearch "slow": a loopback server that accepts connections and never answers."""
+def black_hole():
+    """A loopback server that accepts connections and never answers: (port, accepted connections)."""
     import socket
     import threading
 
@@ -92,32 +121,21 @@ def es_black_hole(settings):
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
-    original = dict(settings.ELASTICSEARCH)
-    settings.ELASTICSEARCH = {**original, "URL": f"http://127.0.0.1:{listener.getsockname()[1]}"}
-    reset_client()
-    yield
+    yield listener.getsockname()[1], held
     stop.set()
     thread.join()
     for conn in held:
         conn.close()
     listener.close()
+
+
+@pytest.fixture
+def es_black_hole(settings, black_hole):
+    """Elasticsearch "slow": it accepts connections and never answers."""
+    original = dict(settings.ELASTICSEARCH)
+    settings.ELASTICSEARCH = {**original, "URL": f"http://127.0.0.1:{black_hole[0]}"}
+    reset_client()
+    yield
     settings.ELASTICSEARCH = original
     reset_client()
 
-
-def refresh(es):
-    es.indices.refresh(index=f"{TEST_PREFIX}-*")
-
-
-def ids_in(es, kind: str) -> set[int]:
-    from search.documents import alias_name
-
-    refresh(es)
-    hits = es.search(index=alias_name(kind), size=1000, query={"match_all": {}}, source=False)["hits"]["hits"]
-    return {int(h["_id"]) for h in hits}
-
-
-def source_of(es, kind: str, pk: int) -> dict:
-    from search.documents import alias_name
-
-    return es.get(index=alias_name(kind), id=str(pk))["_source"]

@@ -11,8 +11,8 @@ from django.db import connection
 
 from search import generation
 from search.service import search
-from tests.conftest import TEST_PREFIX
 from tests.factories import make_post
+from tests.helpers import TEST_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -98,3 +98,48 @@ def test_missing_directory_is_a_clear_error(tmp_path):
 
     with pytest.raises(CommandError, match="posts.ndjson not found"):
         call_command("import_corpus", str(tmp_path / "nope"))
+
+
+def test_reimport_never_reverts_moderation_unless_overwrite(tmp_path, capsys):
+    path = write(tmp_path, [post_row(1), post_row(2)], [comment_row(1, 1)])
+    run(path, capsys)
+    Post.objects.filter(id=1).update(published=False)  # moderated on the site
+    Comment.objects.filter(id=1).update(approved=False)
+    path = write(tmp_path, [post_row(1, title="Fixed typo"), post_row(2)], [comment_row(1, 1, comment="edited")])
+    run(path, capsys)
+    post, comment = Post.objects.get(id=1), Comment.objects.get(id=1)
+    assert post.title == "Fixed typo" and not post.published  # content updated, moderation kept
+    assert comment.comment == "edited" and not comment.approved
+    call_command("import_corpus", str(path), "--no-progress", "--overwrite")
+    assert Post.objects.get(id=1).published and Comment.objects.get(id=1).approved
+
+
+def test_reimport_keeps_rows_edited_on_the_site_unless_overwrite(tmp_path, capsys):
+    path = write(tmp_path, [post_row(1), post_row(2)], [comment_row(1, 1)])
+    run(path, capsys)
+    post = Post.objects.get(id=1)
+    post.title = "Corrected in the admin"
+    post.save()
+    comment = Comment.objects.get(id=1)
+    comment.comment = "Redacted by a moderator"
+    comment.save()
+    path = write(tmp_path, [post_row(1, title="Title from the file"), post_row(2, title="Changed in the file")],
+                 [comment_row(1, 1, comment="Original rude words")])
+    out = run(path, capsys).out
+    assert "1 updated, 1 kept as edited on the site" in out
+    assert Post.objects.get(id=1).title == "Corrected in the admin"
+    assert Post.objects.get(id=2).title == "Changed in the file"
+    assert Comment.objects.get(id=1).comment == "Redacted by a moderator"
+    call_command("import_corpus", str(path), "--no-progress", "--overwrite")
+    assert Post.objects.get(id=1).title == "Title from the file"
+    assert Comment.objects.get(id=1).comment == "Original rude words"
+
+
+def test_links_with_other_schemes_are_refused(tmp_path, capsys):
+    posts = [post_row(1, link_url="javascript:alert(1)"), post_row(2, link_url=" JavaScript:alert(1)"),
+             post_row(3, url="data:text/html,x"), post_row(4, link_url="https://example.org/ok")]
+    err = run(write(tmp_path, posts, []), capsys).err
+    assert "posts.ndjson:1: field 'link_url' is not an http(s) URL" in err
+    assert "posts.ndjson:2: field 'link_url' is not an http(s) URL" in err
+    assert "posts.ndjson:3: field 'url' is not an http(s) URL" in err
+    assert set(Post.objects.values_list("id", flat=True)) == {4}

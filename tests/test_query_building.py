@@ -2,10 +2,27 @@
 import pytest
 
 from search.normalize import normalize_query
-from search.query import (TIER_NAMES, boosts, build_query, matched_alternative, matched_tier, search_body, weights,
-                          without_stop_words)
-from search.suggestions import (Alternative, alternatives, in_code_points, known_spans, known_words_aggregation,
-                                suggest_block, typo_cost, typo_score)
+from search.query import (
+    TIER_NAMES,
+    boosts,
+    build_query,
+    highlight_query,
+    matched_alternative,
+    matched_tier,
+    search_body,
+    weights,
+    without_stop_words,
+)
+from search.suggestions import (
+    Alternative,
+    alternatives,
+    in_code_points,
+    known_spans,
+    known_words_aggregation,
+    suggest_block,
+    typo_cost,
+    typo_score,
+)
 
 ALT = dict(typed_score=1.1, floor=0.6, max_alternatives=5, per_token=3)
 
@@ -182,7 +199,7 @@ def test_build_query_tiers_one_word():
         const({"match_phrase": {"title.exact": {"query": "firefix"}}}, 64, "alt0.title.exact.phrase"),
         const({"match_phrase": {"title.exact": {"query": "firefox"}}}, 64 * w, "alt1.title.exact.phrase"),
     ]}}
-    assert should[1]["dis_max"]["queries"][0] == const({"match_phrase": {"title": {"query": "firefix"}}}, 32, "alt0.title.stem.phrase")
+    assert should[1]["dis_max"]["queries"][0] == const({"match_phrase": {"title": {"query": "firefix"}}}, 16, "alt0.title.stem.phrase")
     assert should[2]["dis_max"]["queries"][1] == const(
         {"multi_match": {"query": "firefox", "type": "phrase", "fields": ["text.exact", "comment.exact"]}}, 4 * w,
         "alt1.body.exact.phrase")
@@ -244,3 +261,24 @@ def test_matched_alternative_is_the_best_tier_then_the_best_ranked():
     assert matched_alternative({}) is None
     assert matched_tier({"matched_queries": ["alt1.all.words", "alt0.body.stem.phrase"]}) == "body.stem.phrase"
     assert matched_tier({"matched_queries": ["nonsense", "alt0.some.words"]}) == "some.words"
+
+
+def test_highlighting_uses_a_plain_query_of_every_alternatives_words():
+    alts = [Alternative(1.1, "how to firefix 🔥", typed=True), Alternative(0.9, "how to firefox 🔥")]
+    assert highlight_query(alts) == {"bool": {"should": [
+        {"multi_match": {"query": "firefix", "fields": ["title", "text", "comment"]}},
+        {"multi_match": {"query": "firefox", "fields": ["title", "text", "comment"]}},
+    ]}}
+    assert highlight_query([Alternative(1.1, "to be", typed=True)]) is None
+    body = search_body({"match_all": {}}, page=1, page_size=10, fragment_size=160, highlight=highlight_query(alts))
+    assert body["highlight"]["highlight_query"] == highlight_query(alts)
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("-".join("abcdefghijklmnopqrstuvwxyz"), "-".join("abcdefghijkl")),  # one "word", 26 tokens
+    ("数" * 200, "数" * 12),  # every ideograph is a token
+    ("node.js don't a b c d e f g h i j k", "node.js don't a b c d e f g h i j"),  # joined tokens count once
+    ("short query", "short query"),
+])
+def test_normalize_caps_tokens_as_elasticsearch_counts_them(raw, expected):
+    assert normalize_query(raw, max_length=200, max_words=12, max_tokens=12) == expected

@@ -11,7 +11,7 @@
 """
 import pytest
 
-from search import baselines
+from bench import baselines
 from search.service import search
 from tests.factories import make_comment, make_post
 
@@ -146,3 +146,10 @@ def test_never_worse_than_multi_match_on_the_words_as_written(blog):
         theirs = [Post.objects.get(pk=pk).title if pk else None for pk in ids]
         assert ours[0] == expected, query
         assert expected not in theirs or ours.index(expected) <= theirs.index(expected)
+
+
+def test_the_fts_index_of_the_migration_is_the_baselines_expression():
+    import importlib
+
+    migration = importlib.import_module("search.migrations.0003_post_fts_index")
+    assert migration.PG_DOCUMENT == baselines.PG_DOCUMENT

@@ -15,8 +15,8 @@ from blog.models import Post
 from search.documents import alias_name
 from search.models import PendingChange
 from search.rebuild import aliased_indices
-from tests.conftest import TEST_PREFIX
 from tests.factories import make_post
+from tests.helpers import TEST_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS, API = reverse("search:results"), reverse("search:api")

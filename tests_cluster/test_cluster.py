@@ -77,6 +77,7 @@ def test_node_killed_under_load_loses_no_search_and_no_write(es, build_index, we
     call_command("reindex", "--pending")
     assert PendingChange.objects.count() == 0
     assert differences(es) == {}
+    call_command("search_check")  # versions too: raises on any missing, extra or stale document
 
 
 def test_rolling_restart_fails_no_search(es, build_index, web_server):
@@ -91,6 +92,7 @@ def test_rolling_restart_fails_no_search(es, build_index, web_server):
     assert not load.failures(), describe(load.failures())
     call_command("reindex", "--pending")
     assert differences(es) == {}
+    call_command("search_check")
 
 
 def set_allocation(es, value):

@@ -14,13 +14,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("directory", type=Path)
         parser.add_argument("--no-progress", action="store_true", help="Hide the progress bars.")
+        parser.add_argument("--overwrite", action="store_true",
+                            help="Let the file win: also reset published/approved and rows edited on the site "
+                                 "(by default neither is ever reverted).")
 
-    def handle(self, directory: Path, no_progress: bool, verbosity: int, **options):
+    def handle(self, directory: Path, no_progress: bool, verbosity: int, overwrite: bool, **options):
         started = time.perf_counter()
         show = not no_progress and verbosity > 0
         factory = (lambda **kw: tqdm(unit=" rows", file=self.stderr._out, leave=False, **kw)) if show else None
         try:
-            posts, comments = import_corpus(directory, now=timezone.now(), progress_factory=factory)
+            posts, comments = import_corpus(directory, now=timezone.now(), progress_factory=factory, overwrite=overwrite)
         except FileNotFoundError as exc:
             raise CommandError(str(exc)) from None
         for problem in posts.problems + comments.problems:
@@ -28,7 +31,9 @@ class Command(BaseCommand):
         elapsed = time.perf_counter() - started
         self.stdout.write(self.style.SUCCESS(
             f"Imported {posts.created + posts.updated} posts ({posts.created} new, {posts.updated} updated, "
-            f"{posts.skipped} skipped) and {comments.created + comments.updated} comments ({comments.created} new, "
-            f"{comments.updated} updated, {comments.skipped} skipped) in {elapsed:.1f}s."
+            f"{posts.kept} kept as edited on the site, {posts.skipped} skipped) and "
+            f"{comments.created + comments.updated} comments ({comments.created} new, {comments.updated} updated, "
+            f"{comments.kept} kept as edited on the site, {comments.skipped} skipped) in {elapsed:.1f}s."
         ))
-        self.stdout.write("Run `python manage.py reindex` to bring the search index up to date.")
+        self.stdout.write("The changes are in the search outbox: `python manage.py reindex --pending` applies them "
+                          "(the scheduler does every minute).")

@@ -6,7 +6,7 @@ from tqdm import tqdm
 from search import outbox
 from search.client import bulk_client
 from search.documents import KINDS
-from search.rebuild import ReindexAlreadyRunning, indices_exist, outdated_kinds, rebuild
+from search.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning, indices_exist, outdated_kinds, rebuild
 
 
 class Command(BaseCommand):
@@ -34,7 +34,7 @@ class Command(BaseCommand):
             show = verbosity > 0 and not no_progress
             factory = (lambda **kw: tqdm(unit=" docs", file=sys.stderr, leave=False, **kw)) if show else None
             report = rebuild(kinds=(only,) if only else KINDS, keep_old=keep_old, progress_factory=factory)
-        except ReindexAlreadyRunning as exc:
+        except (ReindexAlreadyRunning, RebuildFailedAfterSwap) as exc:
             raise CommandError(str(exc)) from None
         except Exception as exc:
             raise CommandError(f"reindex failed, the live indices are unchanged: {exc}") from exc
@@ -47,13 +47,20 @@ class Command(BaseCommand):
         total = sum(k.indexed for k in report.kinds)
         self.stdout.write(self.style.SUCCESS(
             f"Reindexed {total} documents in {report.seconds:.1f}s ({total / report.seconds if report.seconds else 0:,.0f} docs/s); "
-            f"caught up {report.caught_up} change(s) made during the rebuild, applied {report.pending_applied} pending."
+            f"caught up {report.caught_up} change(s) made during the rebuild, removed {report.reconciled} "
+            f"document(s) of hidden or deleted rows, applied {report.pending_applied} pending."
         ))
 
     def apply_pending(self):
         result = outbox.drain_all(batch=500, client=bulk_client())
         outbox.breaker.reset()
-        if result.failed:
+        if result.unreachable:
             raise CommandError(f"Elasticsearch refused the pending changes ({result.error}); "
                                f"{outbox.depth()} still waiting. Nothing was lost.")
-        self.stdout.write(self.style.SUCCESS(f"Applied {result.applied} pending change(s); {outbox.depth()} waiting (scheduled for later)."))
+        message = (f"Applied {result.applied} pending change(s); {outbox.depth()} waiting (scheduled for later "
+                   f"or retried later).")
+        if result.dead:
+            message += f" {result.dead} change(s) refused too often moved to the dead letters (see /admin/)."
+        if result.failed:
+            self.stderr.write(f"{result.failed} change(s) refused, last error: {result.error}")
+        self.stdout.write(self.style.SUCCESS(message))

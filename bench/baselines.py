@@ -1,13 +1,15 @@
-"""The searches ours is measured against (bench/ and the baseline views): no typo handling,
+"""The searches ours is measured against (the relevance and load benchmarks): no typo handling,
 Elasticsearch's own `fuzziness: AUTO`, and PostgreSQL full-text search on the same data.
 
-They return post ids best first, plus the total, so the relevance and load benchmarks compare
-like with like. Not used by the product's own search.
+They return post ids best first, plus the total, so the benchmarks compare like with like. Not
+part of the product: bench/views.py serves them only when SEARCH["BASELINE_VIEWS"] is on.
 """
+from django.conf import settings
 from django.db import connection
 
 from search.client import get_client
 from search.documents import alias_name
+from search.query import search_body
 
 # The weighted document PostgreSQL searches: title weighs more than the body, as in ours.
 # The same expression is indexed (GIN) by migration search/0003, so the planner uses that index.
@@ -15,20 +17,20 @@ PG_DOCUMENT = ("setweight(to_tsvector('english', coalesce(title, '')), 'A') || "
                "setweight(to_tsvector('english', coalesce(body_text, '')), 'B')")
 
 
-STEMMED_FIELDS = ["title^2", "text", "comment"]
-EXACT_FIELDS = ["title.exact^2", "text.exact", "comment.exact"]  # the words as written
+def _fields(exact: bool) -> list[str]:
+    title = f"title{'.exact' if exact else ''}^{settings.SEARCH['TITLE_BOOST']:g}"
+    return [title, "text.exact", "comment.exact"] if exact else [title, "text", "comment"]
 
 
 def _multi_match_response(query: str, *, size: int, fuzzy: bool, highlight: bool, client=None, exact: bool = False) -> dict:
-    clause = {"query": query, "fields": EXACT_FIELDS if exact else STEMMED_FIELDS}
+    clause = {"query": query, "fields": _fields(exact)}
     if fuzzy:
         clause["fuzziness"] = "AUTO"
-    body = {"query": {"bool": {"must": {"multi_match": clause}, "filter": [{"range": {"pub_date": {"lte": "now/m"}}}]}},
-            "size": size, "_source": ["post_id", "doc_type", "title", "post_title", "url"]}
-    if highlight:  # the same highlighting our search does, so the load test compares like with like
-        snippet = {"fragment_size": 160, "number_of_fragments": 1, "no_match_size": 160}
-        body["highlight"] = {"encoder": "html", "pre_tags": ["<mark>"], "post_tags": ["</mark>"],
-                             "fields": {"title": {"number_of_fragments": 0}, "text": snippet, "comment": snippet}}
+    query_ = {"bool": {"must": {"multi_match": clause}, "filter": [{"range": {"pub_date": {"lte": "now/m"}}}]}}
+    # The same body as our search (highlighting included), so the load test compares like with like.
+    body = search_body(query_, page=1, page_size=size, fragment_size=settings.SEARCH["HIGHLIGHT_FRAGMENT_SIZE"])
+    if not highlight:
+        del body["highlight"]
     return (client or get_client()).search(index=f"{alias_name('posts')},{alias_name('comments')}", **body).body
 
 
@@ -39,11 +41,11 @@ def multi_match(query: str, *, size: int = 10, fuzzy: bool = False, exact: bool 
     return ids, response["hits"]["total"]["value"]
 
 
-def multi_match_hits(query: str, *, size: int = 10) -> tuple[list[dict], int]:
+def multi_match_hits(query: str, *, size: int = 10, fuzzy: bool = False) -> tuple[list[dict], int]:
     """Result rows like our API's, for the baseline view."""
     if not query:
         return [], 0
-    response = _multi_match_response(query, size=size, fuzzy=False, highlight=True)
+    response = _multi_match_response(query, size=size, fuzzy=fuzzy, highlight=True)
     hits = []
     for h in response["hits"]["hits"]:
         src, hl = h["_source"], h.get("highlight", {})

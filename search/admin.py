@@ -1,0 +1,21 @@
+"""The dead letters in the admin: what Elasticsearch kept refusing, why, and a retry action."""
+from django.contrib import admin, messages
+
+from search import outbox
+from search.models import DeadChange
+
+
+@admin.register(DeadChange)
+class DeadChangeAdmin(admin.ModelAdmin):
+    list_display = ["kind", "object_id", "attempts", "died", "last_error"]
+    list_filter = ["kind"]
+    readonly_fields = ["kind", "object_id", "tombstone_version", "created", "died", "attempts", "last_error"]
+    actions = ["retry"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description="Retry selected entries (after fixing the cause)")
+    def retry(self, request, queryset):
+        moved = outbox.retry_dead(list(queryset.values_list("id", flat=True)))
+        self.message_user(request, f"{moved} entr(ies) moved back to the outbox.", messages.SUCCESS)

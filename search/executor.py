@@ -1,0 +1,45 @@
+"""The thin I/O part of a search: send request bodies to both aliases within one deadline.
+
+It only sends bodies and keeps account (round trips, Elasticsearch's `took`, the bodies sent, for
+the debug table); what to send is decided by search/plan.py and what an answer means by
+search/reader.py, both pure. A search as a whole gets SEARCH["DEADLINE_SECONDS"]: each request
+waits at most what is left of it (never more than the client's own timeout), so three slow answers
+cannot add up to a long wait, and an answer that arrives after the deadline counts as a timeout.
+"""
+import time
+
+from elasticsearch import ConnectionTimeout
+
+from search.documents import alias_name
+
+
+class DeadlineExceeded(ConnectionTimeout):
+    """The search's time budget ran out (a transport error: the breaker trips on it)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+
+
+class Executor:
+    def __init__(self, client, *, deadline_seconds: float, timeout_seconds: float, clock=None):
+        self.client = client
+        self.indices = f"{alias_name('posts')},{alias_name('comments')}"
+        self.clock = clock or time.monotonic
+        self.deadline = self.clock() + deadline_seconds
+        self.timeout_seconds = timeout_seconds
+        self.round_trips = 0
+        self.took_ms = 0
+        self.requests: list[dict] = []
+
+    def search(self, body: dict) -> dict:
+        left = self.deadline - self.clock()
+        if left <= 0:
+            raise DeadlineExceeded("the search's time budget is spent")
+        timeout = min(left, self.timeout_seconds)
+        response = self.client.options(request_timeout=timeout).search(index=self.indices, **body).body
+        self.round_trips += 1
+        self.took_ms += int(response.get("took", 0))
+        self.requests.append(body)
+        if self.clock() > self.deadline:
+            raise DeadlineExceeded("Elasticsearch answered after the search's deadline")
+        return response

@@ -1,0 +1,71 @@
+"""The result cache: a finished search per normalized query and page, keyed by the index generation.
+
+Keyed by the generation (bumped by every index write and alias swap, kept in PostgreSQL), so no
+worker serves a stale answer whichever worker asks. Values are compact tuples of primitives
+without the request bodies, cheap to pickle (the lesson of seeds 002/003).
+"""
+import hashlib
+import logging
+from dataclasses import astuple
+
+from django.conf import settings
+from django.core.cache import cache
+
+from search.breaker import Breaker
+from search.reader import Hit
+from search.suggestions import Alternative
+
+log = logging.getLogger(__name__)
+_VERSION = "r2"
+
+# A cache that fails (Redis down) or hangs (its socket timeout, set in settings.CACHES) is skipped
+# for a while: searches go on uncached, and only the first of them pays the timeout.
+breaker = Breaker("CACHE_BREAKER_SECONDS")
+
+
+def namespace() -> str:
+    """Two sites sharing one cache server (or tests beside the dev site) never share entries: keys
+    carry the index prefix and the database name as well as the generation."""
+    return f"{settings.SEARCH['INDEX_PREFIX']}:{settings.DATABASES['default']['NAME']}"
+
+
+def guarded(operation, default=None):
+    """Run a cache operation; on any cache failure log it, pause the cache, and return `default`."""
+    if not breaker.allows():
+        return default
+    try:
+        return operation()
+    except Exception as exc:  # the cache backend's own errors (redis, pickling, ...) vary
+        breaker.trip()
+        log.warning("cache unavailable, searching uncached: %s", exc)
+        return default
+
+
+def key(query: str, page: int, generation: int) -> str:
+    digest = hashlib.sha1(f"{query.lower()}\x00{page}".encode()).hexdigest()
+    return f"search:{_VERSION}:{namespace()}:{generation}:{digest}"
+
+
+def get(query: str, page: int, generation: int) -> tuple | None:
+    return guarded(lambda: cache.get(key(query, page, generation)))
+
+
+def put(query: str, page: int, generation: int, value: tuple, seconds: int) -> None:
+    guarded(lambda: cache.set(key(query, page, generation), value, seconds))
+
+
+def pack(result) -> tuple:
+    return (
+        result.query, result.page, result.page_size, result.strategy,
+        tuple((a.score, a.text, a.typed) for a in result.alternatives),
+        tuple(astuple(h) for h in result.hits),
+        result.total, result.took_ms, result.round_trips, result.showing_for,
+    )
+
+
+def unpack(value: tuple) -> dict:
+    """The fields of a SearchResult, from pack()'s tuple."""
+    query, page, page_size, strategy, alts, hits, total, took, trips, showing_for = value
+    return dict(query=query, page=page, page_size=page_size, strategy=strategy,
+                alternatives=[Alternative(*a) for a in alts], hits=[Hit(*h) for h in hits], total=total,
+                took_ms=took, round_trips=trips, showing_for=showing_for)

@@ -1,0 +1,130 @@
+"""The search service's orchestration with a fake Elasticsearch client, in milliseconds: round
+trips, the word cache, the deadline, and how failures map to SearchUnavailable and the breaker.
+
+The real-service behaviour is tested in test_search.py, test_relevance.py and test_reliability.py;
+this file checks the plan and the executor alone (as Wagtail tests its backend with a mocked
+transport)."""
+import pytest
+from elastic_transport import ApiResponseMeta, HttpHeaders, NodeConfig
+from elastic_transport import ConnectionError as TransportConnectionError
+from elasticsearch import NotFoundError
+
+from search import generation, service
+from search.executor import DeadlineExceeded, Executor
+from search.service import SearchUnavailable, search
+
+
+class Response:
+    def __init__(self, body):
+        self.body = body
+
+
+class FakeClient:
+    """Answers searches from a list of canned bodies (or raises them), recording what was asked."""
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+        self.bodies, self.timeouts = [], []
+
+    def options(self, request_timeout=None, **_):
+        self.timeouts.append(request_timeout)
+        return self
+
+    def search(self, index, **body):
+        self.bodies.append(body)
+        answer = self.answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return Response(answer)
+
+
+def hits(*titles, matched=("alt0.title.exact.phrase",), took=3):
+    return {"took": took, "hits": {"total": {"value": len(titles)}, "hits": [
+        {"_score": 64.0 - i, "_source": {"doc_type": "post", "post_id": i + 1, "title": t, "url": f"/p/{i}/"},
+         "matched_queries": list(matched), "highlight": {"title": [t]}}
+        for i, t in enumerate(titles)]}}
+
+
+def first_answer(*titles, options=None, word="firefix", count=0):
+    body = hits(*titles)
+    body["suggest"] = {"title_terms": [{"text": word, "offset": 0, "length": len(word),
+                                        "options": [{"text": t, "score": 0.9, "freq": 5} for t in (options or [])]}],
+                       "text_terms": [], "comment_terms": []}
+    body["aggregations"] = {"known_words": {"words": {"buckets": {"w0": {"doc_count": count}}}}}
+    return body
+
+
+@pytest.fixture
+def offline(settings, monkeypatch):
+    """No result cache; the word cache in local memory; the generation without PostgreSQL."""
+    settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0, "WORD_CACHE_SECONDS": 60}
+    monkeypatch.setattr(generation, "current", lambda: 7)
+
+
+def test_a_correct_query_takes_one_round_trip(offline):
+    client = FakeClient(first_answer("Firefox tips", word="firefox", count=40))
+    result = search("firefox", client=client)
+    assert (result.round_trips, result.took_ms, len(client.bodies)) == (1, 3, 1)
+    assert "suggest" in client.bodies[0] and "aggs" in client.bodies[0]
+    assert [h.title for h in result.hits] == ["Firefox tips"] and result.showing_for == ""
+
+
+def test_a_misspelled_query_takes_two_and_then_one_from_the_word_cache(offline):
+    client = FakeClient(first_answer(options=["firefox"]),
+                        hits("Firefox tips", matched=("alt1.title.exact.phrase",)))
+    result = search("firefix", client=client)
+    assert result.round_trips == 2 and not result.word_cache_hit
+    assert [a.text for a in result.alternatives] == ["firefix", "firefox"]
+    assert "suggest" not in client.bodies[1]
+    assert result.showing_for == "firefox" and result.hits[0].tier == "title.exact.phrase"
+    # The same word again, in another query's case: its suggestions come from the word cache.
+    again = FakeClient(hits("Firefox tips", matched=("alt1.title.exact.phrase",)))
+    result = search("FIREFIX", client=again)
+    assert (result.round_trips, result.word_cache_hit, len(again.bodies)) == (1, True, 1)
+    assert "suggest" not in again.bodies[0]
+
+
+def test_missing_indices_are_unavailable_without_tripping_the_breaker(offline):
+    meta = ApiResponseMeta(404, "1.1", HttpHeaders(), 0.01, NodeConfig("http", "localhost", 9200))
+    client = FakeClient(NotFoundError("index_not_found_exception", meta, {}))
+    with pytest.raises(SearchUnavailable):
+        search("firefox", client=client)
+    assert service.breaker.allows()
+
+
+def test_a_connection_failure_trips_the_breaker_and_the_next_search_does_not_wait(offline):
+    client = FakeClient(TransportConnectionError("refused"))
+    with pytest.raises(SearchUnavailable):
+        search("firefox", client=client)
+    assert not service.breaker.allows()
+    untouched = FakeClient()
+    with pytest.raises(SearchUnavailable):
+        search("firefox", client=untouched)
+    assert untouched.bodies == []
+
+
+def test_each_request_waits_only_what_is_left_of_the_deadline():
+    now = [100.0]
+    client = FakeClient(hits("a"), hits("b"))
+    executor = Executor(client, deadline_seconds=1.5, timeout_seconds=1.0, clock=lambda: now[0])
+    executor.search({"query": {}})
+    now[0] += 0.9  # the first answer took 0.9 s
+    executor.search({"query": {}})
+    assert client.timeouts == [1.0, pytest.approx(0.6)]
+    now[0] += 0.7  # past the deadline: an answer this late counts as a timeout
+    with pytest.raises(DeadlineExceeded):
+        executor.search({"query": {}})
+    assert executor.round_trips == 2
+
+
+def test_an_answer_after_the_deadline_is_a_timeout_that_trips_the_breaker(offline, monkeypatch):
+    class Slow(FakeClient):
+        def search(self, index, **body):
+            now[0] += 2.0
+            return super().search(index, **body)
+
+    now = [0.0]
+    monkeypatch.setattr("search.executor.time.monotonic", lambda: now[0])
+    with pytest.raises(SearchUnavailable):
+        search("firefox", client=Slow(first_answer("Firefox tips", word="firefox", count=40)))
+    assert not service.breaker.allows()
