@@ -9,6 +9,10 @@ baselines; the per-word suggestion cache only; the result cache too), warms them
 and requests/s. Bounded: wrk runs for a fixed time with a fixed number of connections; the servers
 are stopped by their PIDs at the end. The query mix comes from the relevance query set
 (misspelled and correctly spelled).
+
+--redis-servers 2 runs two gunicorn servers on the one Redis result cache (wrk drives both);
+--cluster-url compares the uncached candidates on one node with the same on a cluster, interleaved;
+--only keeps the candidates whose label contains the text.
 """
 import argparse
 import json
