@@ -10,8 +10,8 @@ from django.db import connection
 
 from bench.servers import free_port, start_gunicorn, stop_process_group
 from search.client import get_client
-from tests.conftest import *  # noqa: F401,F403 - the same prefix, cache and client fixtures
-from tests.conftest import TEST_PREFIX
+from tests.conftest import build_index, es, fresh_cache_and_breaker, search_test_prefix  # noqa: F401 - shared fixtures
+from tests.helpers import TEST_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
 CLUSTER_SCRIPT = ROOT / "devservices" / "cluster.sh"
@@ -62,6 +62,11 @@ def web_server(tmp_path):
     yield start
     for proc in started:
         stop_process_group(proc)
+
+
+@pytest.fixture(autouse=True)
+def _test_prefix(search_test_prefix):  # noqa: F811
+    """Every cluster test uses the services: the test index prefix, never the dev site's indices."""
 
 
 @pytest.fixture(autouse=True)
