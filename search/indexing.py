@@ -82,7 +82,7 @@ def comment_to_doc(comment: Comment) -> dict:
         "comment_id": comment.pk,
         "post_id": post.pk,
         "post_title": post.title,
-        "url": f"{post.get_absolute_url()}#comment-{comment.pk}",
+        "url": comment.get_absolute_url(),
         "author": comment.author_name,
         "comment": html_to_text(comment.comment_html) or comment.comment,
         "created": comment.created.isoformat(),
