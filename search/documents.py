@@ -18,6 +18,12 @@ from elasticsearch.dsl import Date, Document, Index, Integer, Keyword, Text, ana
 from search.stopwords import STOP_WORDS
 
 KINDS = ("posts", "comments")
+# The searched fields, each with its `.exact` sub-field (SearchableFields below); the query, the
+# suggesters and the baselines take their field lists from here.
+SEARCHED_FIELDS = ("title", "text", "comment")
+EXACT = "exact"
+# What a result needs from `_source` (search/reader.py), never the bodies: the one list of it.
+RESULT_FIELDS = ("doc_type", "post_id", "comment_id", "title", "post_title", "url", "author", "pub_date")
 
 english_possessive = token_filter("english_possessive", type="stemmer", language="possessive_english")
 english_stop = token_filter("english_stop", type="stop", stopwords=list(STOP_WORDS))
@@ -41,7 +47,7 @@ exact_text = analyzer("exact_text", tokenizer="standard", filter=[english_posses
 def searchable(**kwargs) -> Text:
     """A text field for matching and highlighting (offsets make long bodies cheap), with its words
     as written in the `exact` sub-field for the exact tier and the suggesters."""
-    return Text(analyzer=english_text, index_options="offsets", fields={"exact": Text(analyzer=exact_text)}, **kwargs)
+    return Text(analyzer=english_text, index_options="offsets", fields={EXACT: Text(analyzer=exact_text)}, **kwargs)
 
 
 def stored() -> Keyword:
