@@ -65,6 +65,9 @@ class SearchableFields(Document):
 
 
 class PostDocument(SearchableFields):
+    """A published post. Owns what is indexed and how (as django-elasticsearch-dsl's Document and
+    Read the Docs' PageDocument do): the mapping, which rows (`indexable_rows`) and each row as a
+    plain dict (`prepare_row`, a fast dict, no DSL object per row)."""
     doc_type = Keyword()
     post_id = Integer()
     slug = stored()
@@ -73,8 +76,34 @@ class PostDocument(SearchableFields):
     pub_date = Date()
     tags = Keyword()
 
+    # Only the columns the document uses: the HTML bodies are large and never indexed.
+    ROW_FIELDS = ("id", "title", "slug", "body_text", "summary", "pub_date", "tags")
+
+    @staticmethod
+    def prepare_row(post) -> dict:
+        return {
+            "doc_type": "post",
+            "post_id": post.pk,
+            "title": post.title,
+            "text": post.body_text,
+            "slug": post.slug,
+            "url": post.get_absolute_url(),
+            "summary": post.summary,
+            "pub_date": post.pub_date.isoformat(),
+            "tags": list(post.tags),
+        }
+
+    @classmethod
+    def indexable_rows(cls):
+        """Visible posts (blog/models.py's rule at PostgreSQL's statement time), with their row versions."""
+        from blog.models import Post
+        from search.versions import post_visible_q, with_post_versions
+
+        return with_post_versions(Post.objects.filter(post_visible_q())).only(*cls.ROW_FIELDS).order_by("pk")
+
 
 class CommentDocument(SearchableFields):
+    """An approved comment on a visible post, carrying copies of its post's title and date."""
     doc_type = Keyword()
     comment_id = Integer()
     post_id = Integer()
@@ -84,6 +113,34 @@ class CommentDocument(SearchableFields):
     created = Date()
     # The post's publication date, so one date filter serves both document types.
     pub_date = Date()
+
+    ROW_FIELDS = ("id", "post_id", "author_name", "comment", "comment_html", "created",
+                  *(f"post__{f}" for f in ("id", "title", "slug", "pub_date", "published")))
+
+    @staticmethod
+    def prepare_row(comment) -> dict:
+        from blog.text import html_to_text
+
+        post = comment.post
+        return {
+            "doc_type": "comment",
+            "comment_id": comment.pk,
+            "post_id": post.pk,
+            "post_title": post.title,
+            "url": comment.get_absolute_url(),
+            "author": comment.author_name,
+            "comment": html_to_text(comment.comment_html) or comment.comment,
+            "created": comment.created.isoformat(),
+            "pub_date": post.pub_date.isoformat(),
+        }
+
+    @classmethod
+    def indexable_rows(cls):
+        from blog.models import Comment
+        from search.versions import comment_visible_q, with_comment_versions
+
+        return with_comment_versions(
+            Comment.objects.filter(comment_visible_q()).select_related("post")).only(*cls.ROW_FIELDS).order_by("pk")
 
 
 DOCUMENTS = {"posts": PostDocument, "comments": CommentDocument}

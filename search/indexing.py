@@ -20,11 +20,10 @@ from django.db.models import Q
 from elasticsearch import ApiError, TransportError, helpers
 
 from blog.models import Comment, Post
-from blog.text import html_to_text
 from common.batching import batched
 from search.client import get_client
-from search.documents import alias_name
-from search.versions import SCHEME, comment_visible_q, doc_version, post_visible_q, with_comment_versions, with_post_versions
+from search.documents import DOCUMENTS, CommentDocument, PostDocument, alias_name
+from search.versions import SCHEME, doc_version, with_comment_versions, with_post_versions
 
 log = logging.getLogger(__name__)
 
@@ -61,33 +60,13 @@ class BulkOutcome:
 # ---------------------------------------------------------------- rows -> documents
 
 
+# The documents own what a row becomes (search/documents.py); these names are the indexer's seams.
 def post_to_doc(post: Post) -> dict:
-    return {
-        "doc_type": "post",
-        "post_id": post.pk,
-        "title": post.title,
-        "text": post.body_text,
-        "slug": post.slug,
-        "url": post.get_absolute_url(),
-        "summary": post.summary,
-        "pub_date": post.pub_date.isoformat(),
-        "tags": list(post.tags),
-    }
+    return PostDocument.prepare_row(post)
 
 
 def comment_to_doc(comment: Comment) -> dict:
-    post = comment.post
-    return {
-        "doc_type": "comment",
-        "comment_id": comment.pk,
-        "post_id": post.pk,
-        "post_title": post.title,
-        "url": comment.get_absolute_url(),
-        "author": comment.author_name,
-        "comment": html_to_text(comment.comment_html) or comment.comment,
-        "created": comment.created.isoformat(),
-        "pub_date": post.pub_date.isoformat(),
-    }
+    return CommentDocument.prepare_row(comment)
 
 
 def index_action(index: str, kind: str, obj) -> dict:
@@ -246,23 +225,9 @@ def apply_changes(changes: dict[Key, int | None], *, client=None, refresh: bool 
 # ---------------------------------------------------------------- full rebuild
 
 
-# Only the columns the documents use: the HTML bodies are large and never indexed.
-POST_FIELDS = ("id", "title", "slug", "body_text", "summary", "pub_date", "tags")
-COMMENT_FIELDS = ("id", "post_id", "author_name", "comment", "comment_html", "created",
-                  *(f"post__{f}" for f in ("id", "title", "slug", "pub_date", "published")))
-
-
-def visible_posts():
-    return with_post_versions(Post.objects.filter(post_visible_q())).only(*POST_FIELDS).order_by("pk")
-
-
-def visible_comments():
-    return with_comment_versions(
-        Comment.objects.filter(comment_visible_q()).select_related("post")).only(*COMMENT_FIELDS).order_by("pk")
-
-
 def querysets() -> dict:
-    return {"posts": visible_posts, "comments": visible_comments}
+    """Per kind, the rows its index must hold (search/documents.py decides)."""
+    return {kind: document.indexable_rows for kind, document in DOCUMENTS.items()}
 
 
 def iter_index_actions(kind: str, index: str) -> Iterator[dict]:
