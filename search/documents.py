@@ -10,6 +10,7 @@ gets them from devservices/es-plugin.
 """
 import hashlib
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from django.conf import settings
@@ -144,6 +145,39 @@ class CommentDocument(SearchableFields):
 
 
 DOCUMENTS = {"posts": PostDocument, "comments": CommentDocument}
+
+
+@dataclass
+class Hit:
+    type: str  # "post" | "comment"
+    id: int
+    post_id: int
+    title: str
+    url: str
+    score: float
+    title_html: str  # highlighted, HTML-escaped by Elasticsearch
+    snippet_html: str  # highlighted, HTML-escaped by Elasticsearch
+    pub_date: str = ""
+    author: str = ""
+    tier: str = ""  # the best tier of the query it reached (search/query.py), for the debug table
+
+
+def result_of(raw: dict) -> Hit:
+    """A hit of either document type as the result a reader sees, from RESULT_FIELDS only."""
+    src, hl = raw["_source"], raw.get("highlight", {})
+    is_comment = src.get("doc_type") == "comment"
+    return Hit(
+        type="comment" if is_comment else "post",
+        id=int(src["comment_id"] if is_comment else src["post_id"]),
+        post_id=int(src["post_id"]),
+        title=src.get("post_title" if is_comment else "title", ""),
+        url=src.get("url", ""),
+        score=round(float(raw.get("_score") or 0.0), 4),
+        title_html="" if is_comment else (hl.get("title") or [""])[0],
+        snippet_html=(hl.get("comment") or hl.get("text") or [""])[0],
+        pub_date=src.get("pub_date", ""),
+        author=src.get("author", ""),
+    )
 
 
 def alias_name(kind: str) -> str:

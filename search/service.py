@@ -22,10 +22,10 @@ from elasticsearch import ApiError, TransportError
 from search import generation, plan, reader, resultcache, wordcache
 from search.breaker import Breaker
 from search.client import get_client
+from search.documents import Hit
 from search.executor import Executor
 from search.normalize import normalize_query
 from search.query import MATCH_PHRASE, boosts
-from search.reader import Hit
 from search.suggestions import Alternative
 
 log = logging.getLogger(__name__)

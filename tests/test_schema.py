@@ -47,3 +47,18 @@ def test_the_field_lists_come_from_the_documents():
     assert set(RESULT_FIELDS) <= mapped and not set(RESULT_FIELDS) & {"text", "comment"}  # never the bodies
     assert search_body({"match_all": {}}, page=1, page_size=10, fragment_size=160)["_source"] == list(RESULT_FIELDS)
     assert SUGGESTER_FIELDS == {"title": "title.exact", "text": "text.exact", "comment": "comment.exact"}
+
+
+def test_a_hit_is_read_from_the_result_fields_only():
+    from search.documents import RESULT_FIELDS, result_of
+
+    post = {"_score": 3.5, "_source": {"doc_type": "post", "post_id": 7, "title": "T", "url": "/t/", "pub_date": "2024"},
+            "highlight": {"title": ["<mark>T</mark>"], "text": ["a <mark>t</mark>"]}}
+    comment = {"_score": 1.0, "_source": {"doc_type": "comment", "comment_id": 9, "post_id": 7, "post_title": "T",
+                                          "url": "/t/#comment-9", "author": "Ann", "pub_date": "2024"},
+               "highlight": {"comment": ["<mark>t</mark>"]}}
+    for raw in (post, comment):
+        assert set(raw["_source"]) <= set(RESULT_FIELDS)
+    p, c = result_of(post), result_of(comment)
+    assert (p.type, p.id, p.title_html, p.snippet_html) == ("post", 7, "<mark>T</mark>", "a <mark>t</mark>")
+    assert (c.type, c.id, c.post_id, c.title, c.title_html, c.author) == ("comment", 9, 7, "T", "", "Ann")
