@@ -12,13 +12,26 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 
 from django.conf import settings
 from elasticsearch.dsl import Date, Document, Index, Integer, Keyword, Text, analyzer, token_filter
 
 from search.stopwords import STOP_WORDS
 
-KINDS = ("posts", "comments")
+
+class Kind(StrEnum):
+    """The one vocabulary of document kinds. The value names the index and alias ("posts", as in
+    `blog-posts`); `entry` names one document of it, as outbox entries and `doc_type` do ("post")."""
+    POSTS = "posts"
+    COMMENTS = "comments"
+
+    @property
+    def entry(self) -> str:
+        return self.value[:-1]
+
+
+KINDS = tuple(Kind)
 # The searched fields, each with its `.exact` sub-field (SearchableFields below); the query, the
 # suggesters and the baselines take their field lists from here.
 SEARCHED_FIELDS = ("title", "text", "comment")
@@ -83,7 +96,7 @@ class PostDocument(SearchableFields):
     @staticmethod
     def prepare_row(post) -> dict:
         return {
-            "doc_type": "post",
+            "doc_type": Kind.POSTS.entry,
             "post_id": post.pk,
             "title": post.title,
             "text": post.body_text,
@@ -124,7 +137,7 @@ class CommentDocument(SearchableFields):
 
         post = comment.post
         return {
-            "doc_type": "comment",
+            "doc_type": Kind.COMMENTS.entry,
             "comment_id": comment.pk,
             "post_id": post.pk,
             "post_title": post.title,
@@ -144,7 +157,7 @@ class CommentDocument(SearchableFields):
             Comment.objects.filter(comment_visible_q()).select_related("post")).only(*cls.ROW_FIELDS).order_by("pk")
 
 
-DOCUMENTS = {"posts": PostDocument, "comments": CommentDocument}
+DOCUMENTS = {Kind.POSTS: PostDocument, Kind.COMMENTS: CommentDocument}
 
 
 @dataclass
@@ -165,9 +178,9 @@ class Hit:
 def result_of(raw: dict) -> Hit:
     """A hit of either document type as the result a reader sees, from RESULT_FIELDS only."""
     src, hl = raw["_source"], raw.get("highlight", {})
-    is_comment = src.get("doc_type") == "comment"
+    is_comment = src.get("doc_type") == Kind.COMMENTS.entry
     return Hit(
-        type="comment" if is_comment else "post",
+        type=Kind.COMMENTS.entry if is_comment else Kind.POSTS.entry,
         id=int(src["comment_id"] if is_comment else src["post_id"]),
         post_id=int(src["post_id"]),
         title=src.get("post_title" if is_comment else "title", ""),
