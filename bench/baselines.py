@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import connection
 
 from search.client import get_client
-from search.documents import alias_name
+from search.documents import EXACT, SEARCHED_FIELDS, alias_name
 from search.query import search_body
 
 # The weighted document PostgreSQL searches: title weighs more than the body, as in ours.
@@ -18,8 +18,9 @@ PG_DOCUMENT = ("setweight(to_tsvector('english', coalesce(title, '')), 'A') || "
 
 
 def _fields(exact: bool) -> list[str]:
-    title = f"title{'.exact' if exact else ''}^{settings.SEARCH['TITLE_BOOST']:g}"
-    return [title, "text.exact", "comment.exact"] if exact else [title, "text", "comment"]
+    """The searched fields (or their words as written), the title weighing TITLE_BOOST times."""
+    names = [f"{field}.{EXACT}" if exact else field for field in SEARCHED_FIELDS]
+    return [f"{names[0]}^{settings.SEARCH['TITLE_BOOST']:g}", *names[1:]]
 
 
 def _multi_match_response(query: str, *, size: int, fuzzy: bool, highlight: bool, client=None, exact: bool = False) -> dict:

@@ -5,6 +5,7 @@ from urllib.parse import quote
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.db import models
+from django.db.models.functions import Now
 from django.urls import reverse
 from django.utils import timezone
 
@@ -24,10 +25,23 @@ def post_url(slug: str) -> str:
     return f"{head}{quote(slug, safe='')}{tail}"
 
 
+def post_visible_q(prefix: str = "", *, now=None) -> models.Q:
+    """The one rule of what a reader may see of a post: published and not scheduled for the future.
+
+    Judged by PostgreSQL's clock (`now`: CURRENT_TIMESTAMP by default; the indexer passes its
+    per-statement clock), never an app host's. `prefix` reaches a post through a relation.
+    """
+    return models.Q(**{f"{prefix}published": True, f"{prefix}pub_date__lte": now if now is not None else Now()})
+
+
+def comment_visible_q(*, now=None) -> models.Q:
+    """A comment is visible when approved and on a visible post."""
+    return models.Q(approved=True) & post_visible_q("post__", now=now)
+
+
 class PostQuerySet(models.QuerySet):
     def visible(self):
-        """What a reader may see: published and not scheduled for the future."""
-        return self.filter(published=True, pub_date__lte=timezone.now())
+        return self.filter(post_visible_q())
 
 
 class Post(models.Model):
@@ -61,10 +75,6 @@ class Post(models.Model):
     def get_absolute_url(self):
         return post_url(self.slug)
 
-    @property
-    def is_visible(self) -> bool:
-        return self.published and self.pub_date <= timezone.now()
-
     def save(self, *args, **kwargs):
         # The plain text is always derived, so the index and the page never disagree with the HTML.
         self.body_text = html_to_text(self.body_html)
@@ -78,9 +88,7 @@ class Post(models.Model):
 
 class CommentQuerySet(models.QuerySet):
     def visible(self):
-        """Approved comments on visible posts."""
-        now = timezone.now()
-        return self.filter(approved=True, post__published=True, post__pub_date__lte=now)
+        return self.filter(comment_visible_q())
 
 
 class Comment(models.Model):
@@ -105,10 +113,6 @@ class Comment(models.Model):
 
     def get_absolute_url(self):
         return f"{self.post.get_absolute_url()}#comment-{self.pk}"
-
-    @property
-    def is_visible(self) -> bool:
-        return self.approved and self.post.is_visible
 
     def save(self, *args, **kwargs):
         self.comment_html = render_comment(self.comment) if self.comment else sanitize_comment_html(self.comment_html)

@@ -6,5 +6,8 @@ class SearchConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        # The one place the blog's models are connected to the indexer.
-        from search import signals  # noqa: F401
+        from django.conf import settings
+
+        from search import conf, signals  # noqa: F401  (signals: the one place the blog's models meet the indexer)
+
+        conf.check(settings.SEARCH)  # a misspelled or mistyped setting fails at start-up

@@ -10,14 +10,34 @@ gets them from devservices/es-plugin.
 """
 import hashlib
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 
 from django.conf import settings
 from elasticsearch.dsl import Date, Document, Index, Integer, Keyword, Text, analyzer, token_filter
 
 from search.stopwords import STOP_WORDS
 
-KINDS = ("posts", "comments")
+
+class Kind(StrEnum):
+    """The one vocabulary of document kinds. The value names the index and alias ("posts", as in
+    `blog-posts`); `entry` names one document of it, as outbox entries and `doc_type` do ("post")."""
+    POSTS = "posts"
+    COMMENTS = "comments"
+
+    @property
+    def entry(self) -> str:
+        return self.value[:-1]
+
+
+KINDS = tuple(Kind)
+# The searched fields, each with its `.exact` sub-field (SearchableFields below); the query, the
+# suggesters and the baselines take their field lists from here.
+SEARCHED_FIELDS = ("title", "text", "comment")
+EXACT = "exact"
+# What a result needs from `_source` (search/reader.py), never the bodies: the one list of it.
+RESULT_FIELDS = ("doc_type", "post_id", "comment_id", "title", "post_title", "url", "author", "pub_date")
 
 english_possessive = token_filter("english_possessive", type="stemmer", language="possessive_english")
 english_stop = token_filter("english_stop", type="stop", stopwords=list(STOP_WORDS))
@@ -41,7 +61,7 @@ exact_text = analyzer("exact_text", tokenizer="standard", filter=[english_posses
 def searchable(**kwargs) -> Text:
     """A text field for matching and highlighting (offsets make long bodies cheap), with its words
     as written in the `exact` sub-field for the exact tier and the suggesters."""
-    return Text(analyzer=english_text, index_options="offsets", fields={"exact": Text(analyzer=exact_text)}, **kwargs)
+    return Text(analyzer=english_text, index_options="offsets", fields={EXACT: Text(analyzer=exact_text)}, **kwargs)
 
 
 def stored() -> Keyword:
@@ -59,6 +79,9 @@ class SearchableFields(Document):
 
 
 class PostDocument(SearchableFields):
+    """A published post. Owns what is indexed and how (as django-elasticsearch-dsl's Document and
+    Read the Docs' PageDocument do): the mapping, which rows (`indexable_rows`) and each row as a
+    plain dict (`prepare_row`, a fast dict, no DSL object per row)."""
     doc_type = Keyword()
     post_id = Integer()
     slug = stored()
@@ -67,8 +90,34 @@ class PostDocument(SearchableFields):
     pub_date = Date()
     tags = Keyword()
 
+    # Only the columns the document uses: the HTML bodies are large and never indexed.
+    ROW_FIELDS = ("id", "title", "slug", "body_text", "summary", "pub_date", "tags")
+
+    @staticmethod
+    def prepare_row(post) -> dict:
+        return {
+            "doc_type": Kind.POSTS.entry,
+            "post_id": post.pk,
+            "title": post.title,
+            "text": post.body_text,
+            "slug": post.slug,
+            "url": post.get_absolute_url(),
+            "summary": post.summary,
+            "pub_date": post.pub_date.isoformat(),
+            "tags": list(post.tags),
+        }
+
+    @classmethod
+    def indexable_rows(cls):
+        """Visible posts (blog/models.py's rule at PostgreSQL's statement time), with their row versions."""
+        from blog.models import Post
+        from search.versions import post_visible_q, with_post_versions
+
+        return with_post_versions(Post.objects.filter(post_visible_q())).only(*cls.ROW_FIELDS).order_by("pk")
+
 
 class CommentDocument(SearchableFields):
+    """An approved comment on a visible post, carrying copies of its post's title and date."""
     doc_type = Keyword()
     comment_id = Integer()
     post_id = Integer()
@@ -79,8 +128,69 @@ class CommentDocument(SearchableFields):
     # The post's publication date, so one date filter serves both document types.
     pub_date = Date()
 
+    ROW_FIELDS = ("id", "post_id", "author_name", "comment", "comment_html", "created",
+                  *(f"post__{f}" for f in ("id", "title", "slug", "pub_date", "published")))
 
-DOCUMENTS = {"posts": PostDocument, "comments": CommentDocument}
+    @staticmethod
+    def prepare_row(comment) -> dict:
+        from blog.text import html_to_text
+
+        post = comment.post
+        return {
+            "doc_type": Kind.COMMENTS.entry,
+            "comment_id": comment.pk,
+            "post_id": post.pk,
+            "post_title": post.title,
+            "url": comment.get_absolute_url(),
+            "author": comment.author_name,
+            "comment": html_to_text(comment.comment_html) or comment.comment,
+            "created": comment.created.isoformat(),
+            "pub_date": post.pub_date.isoformat(),
+        }
+
+    @classmethod
+    def indexable_rows(cls):
+        from blog.models import Comment
+        from search.versions import comment_visible_q, with_comment_versions
+
+        return with_comment_versions(
+            Comment.objects.filter(comment_visible_q()).select_related("post")).only(*cls.ROW_FIELDS).order_by("pk")
+
+
+DOCUMENTS = {Kind.POSTS: PostDocument, Kind.COMMENTS: CommentDocument}
+
+
+@dataclass
+class Hit:
+    type: str  # "post" | "comment"
+    id: int
+    post_id: int
+    title: str
+    url: str
+    score: float
+    title_html: str  # highlighted, HTML-escaped by Elasticsearch
+    snippet_html: str  # highlighted, HTML-escaped by Elasticsearch
+    pub_date: str = ""
+    author: str = ""
+    tier: str = ""  # the best tier of the query it reached (search/query.py), for the debug table
+
+
+def result_of(raw: dict) -> Hit:
+    """A hit of either document type as the result a reader sees, from RESULT_FIELDS only."""
+    src, hl = raw["_source"], raw.get("highlight", {})
+    is_comment = src.get("doc_type") == Kind.COMMENTS.entry
+    return Hit(
+        type=Kind.COMMENTS.entry if is_comment else Kind.POSTS.entry,
+        id=int(src["comment_id"] if is_comment else src["post_id"]),
+        post_id=int(src["post_id"]),
+        title=src.get("post_title" if is_comment else "title", ""),
+        url=src.get("url", ""),
+        score=round(float(raw.get("_score") or 0.0), 4),
+        title_html="" if is_comment else (hl.get("title") or [""])[0],
+        snippet_html=(hl.get("comment") or hl.get("text") or [""])[0],
+        pub_date=src.get("pub_date", ""),
+        author=src.get("author", ""),
+    )
 
 
 def alias_name(kind: str) -> str:

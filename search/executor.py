@@ -10,7 +10,7 @@ import time
 
 from elasticsearch import ConnectionTimeout
 
-from search.documents import alias_name
+from search.documents import KINDS, alias_name
 
 
 class DeadlineExceeded(ConnectionTimeout):
@@ -23,7 +23,7 @@ class DeadlineExceeded(ConnectionTimeout):
 class Executor:
     def __init__(self, client, *, deadline_seconds: float, timeout_seconds: float, clock=None):
         self.client = client
-        self.indices = f"{alias_name('posts')},{alias_name('comments')}"
+        self.indices = ",".join(alias_name(kind) for kind in KINDS)
         self.clock = clock or time.monotonic
         self.deadline = self.clock() + deadline_seconds
         self.timeout_seconds = timeout_seconds

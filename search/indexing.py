@@ -20,19 +20,19 @@ from django.db.models import Q
 from elasticsearch import ApiError, TransportError, helpers
 
 from blog.models import Comment, Post
-from blog.text import html_to_text
 from common.batching import batched
 from search.client import get_client
-from search.documents import alias_name
-from search.versions import SCHEME, comment_visible_q, doc_version, post_visible_q, with_comment_versions, with_post_versions
+from search.documents import DOCUMENTS, CommentDocument, Kind, PostDocument, alias_name
+from search.versions import SCHEME, doc_version, with_comment_versions, with_post_versions
 
 log = logging.getLogger(__name__)
 
 _aliases_seen: set[str] = set()
 _scheme_of_index: dict[str, bool] = {}
 
-Key = tuple[str, int]  # ("post" | "comment", primary key): what an outbox entry names
-ENTRY_KIND = {"posts": "post", "comments": "comment"}  # index kind -> outbox kind
+Key = tuple[str, int]  # (Kind.entry: "post" | "comment", primary key): what an outbox entry names
+ENTRY_KIND = {kind: kind.entry for kind in Kind}  # index kind -> outbox kind
+POST, COMMENT = Kind.POSTS.entry, Kind.COMMENTS.entry
 
 
 class IndexingError(Exception):
@@ -61,38 +61,18 @@ class BulkOutcome:
 # ---------------------------------------------------------------- rows -> documents
 
 
+# The documents own what a row becomes (search/documents.py); these names are the indexer's seams.
 def post_to_doc(post: Post) -> dict:
-    return {
-        "doc_type": "post",
-        "post_id": post.pk,
-        "title": post.title,
-        "text": post.body_text,
-        "slug": post.slug,
-        "url": post.get_absolute_url(),
-        "summary": post.summary,
-        "pub_date": post.pub_date.isoformat(),
-        "tags": list(post.tags),
-    }
+    return PostDocument.prepare_row(post)
 
 
 def comment_to_doc(comment: Comment) -> dict:
-    post = comment.post
-    return {
-        "doc_type": "comment",
-        "comment_id": comment.pk,
-        "post_id": post.pk,
-        "post_title": post.title,
-        "url": f"{post.get_absolute_url()}#comment-{comment.pk}",
-        "author": comment.author_name,
-        "comment": html_to_text(comment.comment_html) or comment.comment,
-        "created": comment.created.isoformat(),
-        "pub_date": post.pub_date.isoformat(),
-    }
+    return CommentDocument.prepare_row(comment)
 
 
 def index_action(index: str, kind: str, obj) -> dict:
     """Index a visible row; `obj` carries `row_version` (see search/versions.py)."""
-    doc = post_to_doc(obj) if kind == "posts" else comment_to_doc(obj)
+    doc = post_to_doc(obj) if kind == Kind.POSTS else comment_to_doc(obj)
     return {"_op_type": "index", "_index": index, "_id": str(obj.pk), "version": doc_version(obj.row_version, True),
             "version_type": "external_gte", "_source": doc}
 
@@ -119,29 +99,29 @@ def actions_for_changes(changes: dict[Key, int | None]) -> list[tuple[Key, dict]
     appear when a scheduled post falls due). A vanished row without a tombstone needs nothing:
     the DELETE trigger's own entry carries one. Two queries whatever the number of changes.
     """
-    post_ids = {pk for kind, pk in changes if kind == "post"}
-    comment_ids = {pk for kind, pk in changes if kind == "comment"}
-    posts_alias, comments_alias = alias_name("posts"), alias_name("comments")
+    post_ids = {pk for kind, pk in changes if kind == POST}
+    comment_ids = {pk for kind, pk in changes if kind == COMMENT}
+    posts_alias, comments_alias = alias_name(Kind.POSTS), alias_name(Kind.COMMENTS)
     pairs: list[tuple[Key, dict]] = []
 
     found_posts = {p.pk: p for p in with_post_versions(Post.objects.filter(pk__in=post_ids))}
     for pk in sorted(post_ids):
         post = found_posts.get(pk)
         if post is not None:
-            pairs.append((("post", pk), row_action(posts_alias, "posts", post)))
-        elif changes[("post", pk)] is not None:
-            pairs.append((("post", pk), delete_action(posts_alias, pk, version=changes[("post", pk)])))
+            pairs.append(((POST, pk), row_action(posts_alias, Kind.POSTS, post)))
+        elif changes[(POST, pk)] is not None:
+            pairs.append(((POST, pk), delete_action(posts_alias, pk, version=changes[(POST, pk)])))
 
     comments = with_comment_versions(
         Comment.objects.select_related("post").filter(Q(pk__in=comment_ids) | Q(post_id__in=post_ids)))
     seen = set()
     for comment in comments:
         seen.add(comment.pk)
-        key = ("comment", comment.pk) if comment.pk in comment_ids else ("post", comment.post_id)
-        pairs.append((key, row_action(comments_alias, "comments", comment)))
+        key = (COMMENT, comment.pk) if comment.pk in comment_ids else (POST, comment.post_id)
+        pairs.append((key, row_action(comments_alias, Kind.COMMENTS, comment)))
     for pk in sorted(comment_ids - seen):
-        if changes[("comment", pk)] is not None:
-            pairs.append((("comment", pk), delete_action(comments_alias, pk, version=changes[("comment", pk)])))
+        if changes[(COMMENT, pk)] is not None:
+            pairs.append(((COMMENT, pk), delete_action(comments_alias, pk, version=changes[(COMMENT, pk)])))
     return pairs
 
 
@@ -246,23 +226,9 @@ def apply_changes(changes: dict[Key, int | None], *, client=None, refresh: bool 
 # ---------------------------------------------------------------- full rebuild
 
 
-# Only the columns the documents use: the HTML bodies are large and never indexed.
-POST_FIELDS = ("id", "title", "slug", "body_text", "summary", "pub_date", "tags")
-COMMENT_FIELDS = ("id", "post_id", "author_name", "comment", "comment_html", "created",
-                  *(f"post__{f}" for f in ("id", "title", "slug", "pub_date", "published")))
-
-
-def visible_posts():
-    return with_post_versions(Post.objects.filter(post_visible_q())).only(*POST_FIELDS).order_by("pk")
-
-
-def visible_comments():
-    return with_comment_versions(
-        Comment.objects.filter(comment_visible_q()).select_related("post")).only(*COMMENT_FIELDS).order_by("pk")
-
-
 def querysets() -> dict:
-    return {"posts": visible_posts, "comments": visible_comments}
+    """Per kind, the rows its index must hold (search/documents.py decides)."""
+    return {kind: document.indexable_rows for kind, document in DOCUMENTS.items()}
 
 
 def iter_index_actions(kind: str, index: str) -> Iterator[dict]:

@@ -2,6 +2,8 @@
 from django.db import models
 from django.utils import timezone
 
+from search.documents import Kind
+
 
 class PendingChange(models.Model):
     """The outbox: "bring the index copy of this row in line with the database".
@@ -13,8 +15,8 @@ class PendingChange(models.Model):
     carries the row's version), so duplicates are harmless.
     """
 
-    POST = "post"
-    COMMENT = "comment"
+    POST = Kind.POSTS.entry
+    COMMENT = Kind.COMMENTS.entry
     KIND_CHOICES = [(POST, "post"), (COMMENT, "comment")]
 
     kind = models.CharField(max_length=10, choices=KIND_CHOICES)

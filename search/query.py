@@ -35,13 +35,14 @@ a hit tells which alternative and which tier it matched (the debug table and "Sh
 import re
 import unicodedata
 
+from search.documents import EXACT, RESULT_FIELDS, SEARCHED_FIELDS
 from search.stopwords import is_stop_word
 from search.suggestions import Alternative
 
 MATCH_PHRASE = "match_phrase"
 MATCH = "match"
-SOURCE_FIELDS = ["doc_type", "post_id", "comment_id", "title", "post_title", "url", "summary", "author", "pub_date"]
-EXACT = "exact"  # the sub-field holding the words as written (lowercased and folded only)
+TITLE, TEXT, COMMENT = SEARCHED_FIELDS
+BODIES = [TEXT, COMMENT]
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 # The tiers, best first (their weights are settings: SEARCH["TIERS"]); `some.words` is the BM25
@@ -84,17 +85,17 @@ def _tier_clauses(text: str, words: str) -> dict[str, dict]:
     """The query of each tier for one alternative (phrase tiers need the text, word tiers its non-stop words)."""
     exact = lambda field: f"{field}.{EXACT}"  # noqa: E731
     clauses = {
-        "title.exact.phrase": {"match_phrase": {exact("title"): {"query": text}}},
-        "title.stem.phrase": {"match_phrase": {"title": {"query": text}}},
-        "body.exact.phrase": {"multi_match": {"query": text, "type": "phrase", "fields": [exact("text"), exact("comment")]}},
-        "body.stem.phrase": {"multi_match": {"query": text, "type": "phrase", "fields": ["text", "comment"]}},
+        "title.exact.phrase": {"match_phrase": {exact(TITLE): {"query": text}}},
+        "title.stem.phrase": {"match_phrase": {TITLE: {"query": text}}},
+        "body.exact.phrase": {"multi_match": {"query": text, "type": "phrase", "fields": [exact(f) for f in BODIES]}},
+        "body.stem.phrase": {"multi_match": {"query": text, "type": "phrase", "fields": BODIES}},
     }
     # With one word, "every word" is the phrase again: those tiers would only double its weight.
     if words and (len(words.split()) > 1 or words.lower() != text.lower()):
         clauses.update({
-            "title.exact.words": {"match": {exact("title"): {"query": words, "operator": "and"}}},
-            "title.stem.words": {"match": {"title": {"query": words, "operator": "and"}}},
-            "all.words": {"combined_fields": {"query": words, "fields": ["title", "text", "comment"], "operator": "and"}},
+            "title.exact.words": {"match": {exact(TITLE): {"query": words, "operator": "and"}}},
+            "title.stem.words": {"match": {TITLE: {"query": words, "operator": "and"}}},
+            "all.words": {"combined_fields": {"query": words, "fields": list(SEARCHED_FIELDS), "operator": "and"}},
         })
     return clauses
 
@@ -114,7 +115,7 @@ def build_query(alternatives: list[Alternative], *, tiers: dict, title_boost: fl
             by_tier[tier].append({"constant_score": {"filter": clause, "boost": round(tiers[tier] * w, 4),
                                                      "_name": f"alt{i}.{tier}"}})
         if words:
-            relevance.append({"multi_match": {"query": words, "fields": [f"title^{title_boost}", "text", "comment"],
+            relevance.append({"multi_match": {"query": words, "fields": [f"{TITLE}^{title_boost}", *BODIES],
                                               "type": "most_fields", "boost": round(relevance_weight * w, 6),
                                               "_name": f"alt{i}.{SOME_WORDS}"}})
     should = [{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses] + relevance
@@ -138,7 +139,7 @@ def highlight_query(alternatives: list[Alternative]) -> dict | None:
     for alt in alternatives:
         words = without_stop_words(without_symbols(alt.text))
         if words:
-            should.append({"multi_match": {"query": words, "fields": ["title", "text", "comment"]}})
+            should.append({"multi_match": {"query": words, "fields": list(SEARCHED_FIELDS)}})
     return {"bool": {"should": should}} if should else None
 
 
@@ -151,7 +152,7 @@ def search_body(query: dict, *, page: int, page_size: int, fragment_size: int, s
         "query": query,
         "from": (page - 1) * page_size,
         "size": page_size,
-        "_source": SOURCE_FIELDS,
+        "_source": list(RESULT_FIELDS),
         # Sorted by score alone: a second sort key (newest first among equal scores) made a
         # twelve-word query 4x slower, since Lucene can then no longer skip hits that cannot make
         # the page (measured with `took`, bench/hostile.py).
@@ -159,7 +160,7 @@ def search_body(query: dict, *, page: int, page_size: int, fragment_size: int, s
             "encoder": "html",
             "pre_tags": ["<mark>"],
             "post_tags": ["</mark>"],
-            "fields": {"title": {"number_of_fragments": 0}, "text": snippet, "comment": snippet},
+            "fields": {TITLE: {"number_of_fragments": 0}, **{f: snippet for f in BODIES}},
         },
     }
     if highlight:

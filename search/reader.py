@@ -1,23 +1,7 @@
 """Elasticsearch answers -> what the reader sees (pure, no I/O; tested as plain dicts)."""
-from dataclasses import dataclass
-
+from search.documents import Hit, result_of
 from search.query import MATCH, MATCH_PHRASE, PHRASE_TIERS, matched_alternative, matched_tier
 from search.suggestions import Alternative
-
-
-@dataclass
-class Hit:
-    type: str  # "post" | "comment"
-    id: int
-    post_id: int
-    title: str
-    url: str
-    score: float
-    title_html: str  # highlighted, HTML-escaped by Elasticsearch
-    snippet_html: str  # highlighted, HTML-escaped by Elasticsearch
-    pub_date: str = ""
-    author: str = ""
-    tier: str = ""  # the best tier of the query it reached (search/query.py), for the debug table
 
 
 def total(response: dict) -> int:
@@ -25,21 +9,10 @@ def total(response: dict) -> int:
 
 
 def hit(raw: dict) -> Hit:
-    src, hl = raw["_source"], raw.get("highlight", {})
-    is_comment = src.get("doc_type") == "comment"
-    return Hit(
-        type="comment" if is_comment else "post",
-        id=int(src["comment_id"] if is_comment else src["post_id"]),
-        post_id=int(src["post_id"]),
-        title=src.get("post_title" if is_comment else "title", ""),
-        url=src.get("url", ""),
-        score=round(float(raw.get("_score") or 0.0), 4),
-        title_html="" if is_comment else (hl.get("title") or [""])[0],
-        snippet_html=(hl.get("comment") or hl.get("text") or [""])[0],
-        pub_date=src.get("pub_date", ""),
-        author=src.get("author", ""),
-        tier=matched_tier(raw) or "",
-    )
+    """A result from a raw hit (search/documents.py reads its source), with the tier it reached."""
+    found = result_of(raw)
+    found.tier = matched_tier(raw) or ""
+    return found
 
 
 def read(response: dict, alternatives: list[Alternative]) -> tuple[list[Hit], int, str, str]:

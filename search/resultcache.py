@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from search.breaker import Breaker
-from search.reader import Hit
+from search.documents import Hit
 from search.suggestions import Alternative
 
 log = logging.getLogger(__name__)

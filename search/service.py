@@ -22,10 +22,10 @@ from elasticsearch import ApiError, TransportError
 from search import generation, plan, reader, resultcache, wordcache
 from search.breaker import Breaker
 from search.client import get_client
+from search.documents import Hit
 from search.executor import Executor
 from search.normalize import normalize_query
 from search.query import MATCH_PHRASE, boosts
-from search.reader import Hit
 from search.suggestions import Alternative
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,23 @@ class SearchResult:
     @property
     def search_terms(self) -> list[list]:
         return [[a.score, a.text] for a in self.alternatives]
+
+    def as_api(self) -> dict:
+        """The JSON API's shape (`/api/search/`), plain data."""
+        return {
+            "query": self.query,
+            "strategy": self.strategy,
+            "search_terms": self.search_terms,
+            "total": self.total,
+            "took_ms": self.took_ms,
+            "page": self.page,
+            "showing_for": self.showing_for,
+            "results": [
+                {"type": h.type, "id": h.id, "post_id": h.post_id, "title": h.title, "url": h.url,
+                 "score": h.score, "highlight": h.snippet_html, "title_highlight": h.title_html}
+                for h in self.hits
+            ],
+        }
 
 
 def validate_page(raw) -> int:

@@ -15,9 +15,11 @@ import math
 import re
 from dataclasses import dataclass
 
+from search.documents import EXACT, SEARCHED_FIELDS
+
 KNOWN_WORDS = "known_words"
 _WORD = re.compile(r"\S+")
-SUGGESTER_FIELDS = {"title": "title.exact", "text": "text.exact", "comment": "comment.exact"}
+SUGGESTER_FIELDS = {field: f"{field}.{EXACT}" for field in SEARCHED_FIELDS}  # on the words as written
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ delete can never overwrite a newer one, in whatever order they reach Elasticsear
 from django.db.models import BooleanField, DateTimeField, ExpressionWrapper, Func, Q
 from django.db.models.expressions import RawSQL
 
+from blog import models as blog_models
+
 # The `_meta` of every index we build: a 409 is only proof of a newer document in such an index.
 SCHEME = "postgresql-row-version-v1"
 
@@ -33,11 +35,12 @@ def doc_version(row_version: int, visible: bool) -> int:
 
 
 def post_visible_q(prefix: str = "") -> Q:
-    return Q(**{f"{prefix}published": True, f"{prefix}pub_date__lte": StatementNow()})
+    """The blog's visibility rule (blog/models.py), at the statement's own time."""
+    return blog_models.post_visible_q(prefix, now=StatementNow())
 
 
 def comment_visible_q() -> Q:
-    return Q(approved=True) & post_visible_q("post__")
+    return blog_models.comment_visible_q(now=StatementNow())
 
 
 def with_post_versions(qs):

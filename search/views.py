@@ -19,6 +19,12 @@ def json_response(data: dict | list, *, status: int = 200, content_type: str = "
     return HttpResponse(body, status=status, content_type=content_type)
 
 
+def retry_later(response: HttpResponse) -> HttpResponse:
+    """A 503 of search, page or JSON alike, tells clients when to come back."""
+    response["Retry-After"] = str(settings.SEARCH["RETRY_AFTER_SECONDS"])
+    return response
+
+
 def debug_allowed(request) -> bool:
     mode = settings.SEARCH["DEBUG_TABLE"]
     wanted = "debug-search" in request.GET
@@ -38,9 +44,7 @@ def results(request):
         context["error"] = str(exc)
         return render(request, "search/results.html", context, status=400)
     except SearchUnavailable:
-        response = render(request, "search/unavailable.html", context, status=503)
-        response["Retry-After"] = str(settings.SEARCH["RETRY_AFTER_SECONDS"])
-        return response
+        return retry_later(render(request, "search/unavailable.html", context, status=503))
     context.update(result=result, query=result.query)
     if context["debug"]:
         context["debug_tiers"] = list(settings.SEARCH["TIERS"])
@@ -71,23 +75,8 @@ def api(request):
     except BadSearchRequest as exc:
         return json_response({"error": str(exc)}, status=400)
     except SearchUnavailable:
-        response = json_response({"error": "search is temporarily unavailable"}, status=503)
-        response["Retry-After"] = str(settings.SEARCH["RETRY_AFTER_SECONDS"])
-        return response
-    return json_response({
-        "query": result.query,
-        "strategy": result.strategy,
-        "search_terms": result.search_terms,
-        "total": result.total,
-        "took_ms": result.took_ms,
-        "page": result.page,
-        "showing_for": result.showing_for,
-        "results": [
-            {"type": h.type, "id": h.id, "post_id": h.post_id, "title": h.title, "url": h.url,
-             "score": h.score, "highlight": h.snippet_html, "title_highlight": h.title_html}
-            for h in result.hits
-        ],
-    })
+        return retry_later(json_response({"error": "search is temporarily unavailable"}, status=503))
+    return json_response(result.as_api())
 
 
 def completions(result) -> list[str]:

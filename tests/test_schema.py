@@ -9,14 +9,13 @@ from search.documents import alias_name, schema_id
 from search.rebuild import aliased_indices, outdated_kinds
 from tests.factories import make_post
 
-pytestmark = pytest.mark.django_db
-
 
 def test_schema_id_is_stable_and_differs_per_kind():
     assert schema_id("posts") == schema_id("posts")
     assert schema_id("posts") != schema_id("comments")
 
 
+@pytest.mark.django_db
 def test_reindex_if_missing_rebuilds_an_outdated_index_and_only_then(es, build_index):
     make_post("Schema upgrade notes", "An index of an older release.")
     build_index()
@@ -36,3 +35,30 @@ def test_reindex_if_missing_rebuilds_an_outdated_index_and_only_then(es, build_i
     assert outdated_kinds() == []
     es.indices.refresh(index=alias_name("posts"))
     assert es.count(index=alias_name("posts"))["count"] == 1
+
+
+def test_the_field_lists_come_from_the_documents():
+    from search.documents import RESULT_FIELDS, SEARCHED_FIELDS, CommentDocument, PostDocument, SearchableFields
+    from search.query import search_body
+    from search.suggestions import SUGGESTER_FIELDS
+
+    assert set(SEARCHED_FIELDS) == set(SearchableFields._doc_type.mapping)
+    mapped = set(PostDocument._doc_type.mapping) | set(CommentDocument._doc_type.mapping)
+    assert set(RESULT_FIELDS) <= mapped and not set(RESULT_FIELDS) & {"text", "comment"}  # never the bodies
+    assert search_body({"match_all": {}}, page=1, page_size=10, fragment_size=160)["_source"] == list(RESULT_FIELDS)
+    assert SUGGESTER_FIELDS == {"title": "title.exact", "text": "text.exact", "comment": "comment.exact"}
+
+
+def test_a_hit_is_read_from_the_result_fields_only():
+    from search.documents import RESULT_FIELDS, result_of
+
+    post = {"_score": 3.5, "_source": {"doc_type": "post", "post_id": 7, "title": "T", "url": "/t/", "pub_date": "2024"},
+            "highlight": {"title": ["<mark>T</mark>"], "text": ["a <mark>t</mark>"]}}
+    comment = {"_score": 1.0, "_source": {"doc_type": "comment", "comment_id": 9, "post_id": 7, "post_title": "T",
+                                          "url": "/t/#comment-9", "author": "Ann", "pub_date": "2024"},
+               "highlight": {"comment": ["<mark>t</mark>"]}}
+    for raw in (post, comment):
+        assert set(raw["_source"]) <= set(RESULT_FIELDS)
+    p, c = result_of(post), result_of(comment)
+    assert (p.type, p.id, p.title_html, p.snippet_html) == ("post", 7, "<mark>T</mark>", "a <mark>t</mark>")
+    assert (c.type, c.id, c.post_id, c.title, c.title_html, c.author) == ("comment", 9, 7, "T", "", "Ann")
