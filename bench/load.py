@@ -32,7 +32,9 @@ CANDIDATES = [  # label, server, path prefix
     ("this search, word cache only", "wordcache", "/api/search/"),
     ("this search, result cache", "cache", "/api/search/"),
     ("multi_match baseline", "nocache", "/api/baseline/multi_match/"),
+    ("fuzziness AUTO baseline", "nocache", "/api/baseline/fuzzy/"),
     ("PostgreSQL FTS baseline", "nocache", "/api/baseline/postgres/"),
+    ("hello-world view (the stack's ceiling)", "nocache", "/api/baseline/hello/"),
 ]
 
 
