@@ -158,6 +158,8 @@ SEARCH = {
     "QUERYSET_CHUNK_SIZE": 1000,
     # Outbox entries applied per automatic drain (after a successful sync).
     "OUTBOX_DRAIN_BATCH": 200,
+    # ... and per batch by `reindex --pending` and at the end of a rebuild (no reader waits on those).
+    "PENDING_DRAIN_BATCH": 500,
     # An entry Elasticsearch refuses this many times moves to the dead letters (DeadChange); the
     # n-th retry waits OUTBOX_RETRY_SECONDS x 2^(n-1). Outages and overload never count.
     "OUTBOX_MAX_ATTEMPTS": 5,
