@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from insights import log as insights_log
 from search import health
 from search.client import safe_url
 from search.service import BadSearchRequest, SearchUnavailable, search, validate_page
@@ -43,6 +44,8 @@ def results(request):
         response["Retry-After"] = str(settings.SEARCH["RETRY_AFTER_SECONDS"])
         return response
     context.update(result=result, query=result.query)
+    context["query_id"] = insights_log.record(result, source="page")
+    context["linked_hits"] = insights_log.result_links(result, context["query_id"])
     if context["debug"]:
         context["debug_tiers"] = list(settings.SEARCH["TIERS"])
         context["debug_rows"] = [(alt, [b[t] for t in context["debug_tiers"]]) for alt, b in zip(result.alternatives, result.boosts)]
@@ -68,8 +71,10 @@ def api(request):
         response = json_response({"error": "search is temporarily unavailable"}, status=503)
         response["Retry-After"] = str(settings.SEARCH["RETRY_AFTER_SECONDS"])
         return response
+    query_id = insights_log.record(result, source="api", burst=insights_log.instant_burst(request.GET))
     return json_response({
         "query": result.query,
+        "query_id": query_id,
         "strategy": result.strategy,
         "search_terms": result.search_terms,
         "total": result.total,
