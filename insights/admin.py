@@ -78,7 +78,7 @@ class SearchLogAdmin(ReadOnly):
         period = chosen_period(request)
         days = reports.daily(period)
         dates = [d["day"] for d in days]
-        tables = [(name, title, columns, [[cell(row[c]) for c in columns] for row in fn(period)])
+        tables = [(name, title, [reports.LABELS[c] for c in columns], [[cell(row[c]) for c in columns] for row in fn(period)])
                   for name, (title, fn, columns) in reports.TABLES.items()]
         context = {
             **self.admin_site.each_context(request),
@@ -90,7 +90,6 @@ class SearchLogAdmin(ReadOnly):
             "summary": reports.summary(days),
             "tables": tables,
             "daily": days,
-            "daily_columns": reports.DAILY_COLUMNS,
             "searches_chart": charts.bars("chart-searches", "Searches per day", dates, [
                 ("searches", "bar-searches", [d["searches"] for d in days]),
                 ("with no result", "bar-zero", [d["zero_results"] for d in days])]),

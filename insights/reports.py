@@ -126,4 +126,8 @@ TABLES = {
     "no-results": ("Queries with no result", no_results, ("query", "searches", "last_seen")),
     "corrections": ("Corrections applied most often", corrections, ("typed", "shown", "times")),
 }
+# Column headings on the report page (the CSV files keep the names above).
+LABELS = {"query": "query", "searches": "searches", "zero_results": "no result", "clicked": "clicked",
+          "ctr_percent": "click-through %", "last_seen": "last seen (UTC)", "typed": "typed", "shown": "shown",
+          "times": "times"}
 DAILY_COLUMNS = ("day", "searches", "zero_results", "corrected", "cached", "clicked_searches", "clicks", "p50_ms", "p95_ms")
