@@ -169,6 +169,16 @@ def test_the_buffer_is_bounded_and_counts_what_it_drops(settings):
     assert sorted(SearchLog.objects.values_list("query", flat=True)) == ["q0", "q1", "q2"]
 
 
+@pytest.mark.django_db
+def test_any_text_survives_the_batched_write():
+    texts = ["C:\\temp\\new", "tab\there", "line\nbreak\r", "quote ' \" ;", "emoji 🦊 ü", "\\N", "NULL", ""]
+    for text in texts:
+        buffer.add(entry(text))
+    buffer.add(entry("burst \\ \t text", burst="b" * 12, seq=1))  # the upserting INSERT
+    assert buffer.flush() == len(texts) + 1
+    assert sorted(SearchLog.objects.values_list("query", flat=True)) == sorted(texts + ["burst \\ \t text"])
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_writer_thread_writes_a_full_batch_without_being_asked(settings):
     settings.INSIGHTS = {**settings.INSIGHTS, "BATCH_SIZE": 3, "FLUSH_SECONDS": 3600}
@@ -235,7 +245,7 @@ def test_the_click_endpoint_refuses_ids_the_server_did_not_issue(client, corpus,
     forged = [
         "", "abc", "x" * 40, f"{token}.{issued}.{'A' * len(signature)}",  # wrong signature
         f"{'B' * 16}.{issued}.{signature}",  # another token under this signature
-        f"{token}.{int(issued, 36) + 1:x}.{signature}",  # another time
+        f"{token}.{int(issued, 16) + 1:x}.{signature}",  # another time
         tokens.issue(now=time.time() - settings.INSIGHTS["CLICK_MAX_AGE_SECONDS"] - 120)[1],  # expired
     ]
     for query_id in forged:
