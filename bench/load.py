@@ -103,6 +103,8 @@ def main():
     parser.add_argument("--label", default="", help="a note printed with the table (e.g. corpus size)")
     parser.add_argument("--redis-port", type=int, default=6391,
                         help="start redis-server here (loopback) for the 'result cache in Redis' candidate; 0 to skip")
+    parser.add_argument("--warmup-passes", type=int, default=1,
+                        help="times every path is requested before the rounds (more fill every worker's local cache)")
     parser.add_argument("--only", action="append", default=[], help="run only the candidate with this label (repeatable)")
     parser.add_argument("--scale-database-url", help="also measure against this database (e.g. the 10x corpus) ...")
     parser.add_argument("--scale-prefix", default="blog10x", help="... and this index prefix, in the same run")
@@ -159,7 +161,7 @@ def main():
               f"wrk 1 thread, {args.connections} connections, {args.seconds}s x {args.rounds} rounds per candidate", flush=True)
         # Warm-up: every path once (fills the cache of the cached server), then a short wrk run each.
         for label, server, prefix in candidates:
-            for path in files[label].read_text().splitlines():
+            for path in files[label].read_text().splitlines() * args.warmup_passes:
                 urllib.request.urlopen(f"http://127.0.0.1:{ports[server]}{path}", timeout=10).read()
             run_wrk(f"http://127.0.0.1:{ports[server]}", files[label], seconds=2, connections=args.connections, offset=0)
         results = {label: [] for label, *_ in candidates}

@@ -16,7 +16,7 @@ import os
 import threading
 
 from django.conf import settings
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ class LogBuffer:
             try:
                 from psycopg2.extras import execute_values
 
-                with connection.cursor() as cursor:
+                with transaction.atomic(), connection.cursor() as cursor:  # all of the batch or none
                     if plain:
                         cursor.cursor.copy_expert(_COPY, io.StringIO("".join(map(_copy_line, plain))))
                     if bursts:

@@ -7,16 +7,19 @@ cache under a salted hash of the address for one minute; the address is never wr
 log). Each (search, position) is stored once, so repeated beacons count once.
 """
 import hashlib
+import logging
 import re
 import time
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.urls import Resolver404, resolve
 
 from insights.models import SearchClick
+
+log = logging.getLogger(__name__)
 
 _FRAGMENT = re.compile(r"comment-[0-9]{1,18}")
 # The view that shows a post: the only place a click may lead.
@@ -63,9 +66,14 @@ def within_rate(client_address: str) -> bool:
 
 
 def store(token: str, pos: int, url: str) -> bool:
-    """Records the click once; True when it was new."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "INSERT INTO insights_searchclick (token, position, url) VALUES (%s, %s, %s) "
-            "ON CONFLICT (token, position) DO NOTHING", [token, pos, url])
-        return cursor.rowcount == 1
+    """Records the click once; True when it was new. A database failure is logged, never raised:
+    the no-JavaScript redirect must lead the reader on whatever happens to the statistics."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "INSERT INTO insights_searchclick (token, position, url) VALUES (%s, %s, %s) "
+                "ON CONFLICT (token, position) DO NOTHING", [token, pos, url])
+            return cursor.rowcount == 1
+    except DatabaseError:
+        log.warning("search log: a click could not be recorded", exc_info=True)
+        return False

@@ -15,6 +15,9 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.db.models.functions import Now
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from insights import charts, clicks, reports, retention, tokens
 from insights.buffer import LogBuffer, buffer
@@ -448,3 +451,42 @@ def test_charts_are_plain_svg_with_text_escaped():
     line = charts.lines("t", "Time", days, [("p50", "line-p50", [1.0, None, 3.0, None, None, None, 2.5])], unit=" ms")
     assert line.count("<circle") == 3 and "<polyline" in line
     assert "no searches in this period" in charts.lines("e", "Empty", days, [("p50", "line-p50", [None] * 7)])
+
+
+# ---------------------------------------------------------------- fuzz
+
+TARGET_PIECES = st.one_of(st.sampled_from(["/", "//", "\\", "/post/", "a/", "#comment-1", "#", "?", "http:", "https://x",
+                                           "%2F", "%5C", "\t", "\n", " ", "@", "javascript:", ".."]),
+                          st.text(max_size=12))
+
+
+@pytest.mark.django_db
+@hypothesis_settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(target=st.lists(TARGET_PIECES, max_size=6).map("".join), pos=st.text(max_size=5), query_id=st.text(max_size=50),
+       post=st.booleans())
+def test_fuzz_the_click_endpoint_never_fails_or_leaves_the_site(client, target, pos, query_id, post):
+    params = {"id": query_id, "pos": pos, "to": target}
+    if post:
+        response = client.post("/search/click", urlencode(params), content_type="application/x-www-form-urlencoded")
+        assert response.status_code in (204, 400, 413, 429)
+    else:
+        response = client.get("/search/click", params)
+        assert response.status_code in (302, 400, 413)
+        if response.status_code == 302:
+            location = response["Location"]
+            assert location == target and clicks.own_post_url(location) == location
+            assert location.startswith("/post/") and not location.startswith("//")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_redirect_leads_on_when_the_click_cannot_be_stored(client, corpus):
+    data = api(client, "firefox")
+    url = data["results"][0]["url"]
+    with connection.cursor() as cursor:  # the table is gone: every INSERT fails
+        cursor.execute("ALTER TABLE insights_searchclick RENAME TO insights_searchclick_away")
+    try:
+        response = client.get("/search/click", {"id": data["query_id"], "pos": 1, "to": url})
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("ALTER TABLE insights_searchclick_away RENAME TO insights_searchclick")
+    assert response.status_code == 302 and response["Location"] == url
