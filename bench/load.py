@@ -3,12 +3,18 @@ PostgreSQL full-text search, all through the same production-like Django stack.
 
     make bench-load        (= .venv/bin/python bench/load.py)
 
-Starts three gunicorn servers on 127.0.0.1 with DEBUG off (no caches, which also serves the
-baselines; the per-word suggestion cache only; the result cache too), warms them up, then drives each candidate with wrk for
+Starts gunicorn servers on 127.0.0.1 with DEBUG off (no caches, which also serves the
+baselines; the per-word suggestion cache only; the result cache too; the result cache with the
+search log on), warms them up, then drives each candidate with wrk for
 --seconds, candidates interleaved, for --rounds rounds, and prints medians of p50/p95/p99 latency
 and requests/s. Bounded: wrk runs for a fixed time with a fixed number of connections; the servers
 are stopped by their PIDs at the end. The query mix comes from the relevance query set
 (misspelled and correctly spelled).
+
+The search log (insights/) is off on every server but "result cache, logging on": its cost is
+that candidate against "result cache" in the same interleaved rounds, printed under the table as
+the change of requests/s (median of the per-round ratios). `--only LABEL` (repeatable) runs just
+those candidates, e.g. the two cached ones with more rounds.
 """
 import argparse
 import json
@@ -31,6 +37,7 @@ CANDIDATES = [  # label, server, path prefix
     ("this search, no caches", "nocache", "/api/search/"),
     ("this search, word cache only", "wordcache", "/api/search/"),
     ("this search, result cache", "cache", "/api/search/"),
+    ("this search, result cache, logging on", "cache@log", "/api/search/"),
     ("multi_match baseline", "nocache", "/api/baseline/multi_match/"),
     ("fuzziness AUTO baseline", "nocache", "/api/baseline/fuzzy/"),
     ("PostgreSQL FTS baseline", "nocache", "/api/baseline/postgres/"),
@@ -43,7 +50,7 @@ def server_env(name: str, *, extra: dict) -> dict:
         **os.environ,
         "DEBUG": "0", "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789abcdef",
         "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0", "SECURE_COOKIES": "0",
-        "SEARCH_BASELINE_VIEWS": "1", "LOG_LEVEL": "WARNING",
+        "SEARCH_BASELINE_VIEWS": "1", "LOG_LEVEL": "WARNING", "INSIGHTS_ENABLED": "0",
         "SEARCH_CACHE_SECONDS": "300" if name == "cache" else "0",
         "SEARCH_WORD_CACHE_SECONDS": "0" if name == "nocache" else "3600",
         **extra,
@@ -98,6 +105,9 @@ def main():
     parser.add_argument("--label", default="", help="a note printed with the table (e.g. corpus size)")
     parser.add_argument("--redis-port", type=int, default=6391,
                         help="start redis-server here (loopback) for the 'result cache in Redis' candidate; 0 to skip")
+    parser.add_argument("--warmup-passes", type=int, default=1,
+                        help="times every path is requested before the rounds (more fill every worker's local cache)")
+    parser.add_argument("--only", action="append", default=[], help="run only the candidate with this label (repeatable)")
     parser.add_argument("--scale-database-url", help="also measure against this database (e.g. the 10x corpus) ...")
     parser.add_argument("--scale-prefix", default="blog10x", help="... and this index prefix, in the same run")
     args = parser.parse_args()
@@ -115,7 +125,7 @@ def main():
         f.write_text("".join(f"{prefix}?{urlencode({'q': q.text})}\n" for q in queries))
         files[label] = f
     candidates = list(CANDIDATES)
-    kinds = {"nocache": {}, "wordcache": {}, "cache": {}}
+    kinds = {"nocache": {}, "wordcache": {}, "cache": {}, "cache@log": {"INSIGHTS_ENABLED": "1"}}
     redis = None
     if args.redis_port and shutil.which("redis-server"):
         redis = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(args.redis_port), "--save", "",
@@ -137,6 +147,11 @@ def main():
             f = tmp / f"{abs(hash(label))}.txt"
             f.write_text("".join(f"{prefix}?{urlencode({'q': q.text})}\n" for q in queries))
             files[label] = f
+    if args.only:
+        candidates = [c for c in candidates if c[0] in args.only]
+        if not candidates:
+            sys.exit(f"--only matches no candidate: {[label for label, *_ in CANDIDATES]}")
+        kinds = {name: env for name, env in kinds.items() if any(server == name for _, server, _ in candidates)}
     base_port = int(args.ports.split(",")[0])
     ports = {name: base_port + i for i, name in enumerate(kinds)}
     servers = {}
@@ -148,7 +163,7 @@ def main():
               f"wrk 1 thread, {args.connections} connections, {args.seconds}s x {args.rounds} rounds per candidate", flush=True)
         # Warm-up: every path once (fills the cache of the cached server), then a short wrk run each.
         for label, server, _prefix in candidates:
-            for path in files[label].read_text().splitlines():
+            for path in files[label].read_text().splitlines() * args.warmup_passes:
                 urllib.request.urlopen(f"http://127.0.0.1:{ports[server]}{path}", timeout=10).read()
             run_wrk(f"http://127.0.0.1:{ports[server]}", files[label], seconds=2, connections=args.connections, offset=0)
         results = {label: [] for label, *_ in candidates}
@@ -165,7 +180,8 @@ def main():
             redis.wait(timeout=30)
         shutil.rmtree(tmp, ignore_errors=True)
 
-    base = statistics.median(x["p50"] for x in results["multi_match baseline"])
+    baseline = results.get("multi_match baseline") or next(iter(results.values()))
+    base = statistics.median(x["p50"] for x in baseline)
     print(f"\n{args.label}")
     print("| candidate | p50 ms | p95 ms | p99 ms | requests/s | p50 vs multi_match | errors |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -174,6 +190,12 @@ def main():
         errors = sum(x["errors"] + x["non2xx"] for x in runs)
         print(f"| {label} | {med['p50'] / 1000:.1f} | {med['p95'] / 1000:.1f} | {med['p99'] / 1000:.1f} | "
               f"{med['rps']:.0f} | {med['p50'] / base:.2f}x | {errors} |")
+    off, on = results.get("this search, result cache"), results.get("this search, result cache, logging on")
+    if off and on:
+        ratios = [b["rps"] / a["rps"] for a, b in zip(off, on)]
+        print(f"\nsearch log cost at the cached rate: {100 * (1 - statistics.median(ratios)):+.1f}% of requests/s "
+              f"(median of the rounds' ratios; rounds: {', '.join(f'{100 * (1 - r):+.1f}%' for r in ratios)}; "
+              "positive = slower with the log)")
 
 
 if __name__ == "__main__":
