@@ -83,7 +83,7 @@ def main():
     record_alone = (time.process_time() - started) / 50_000 * 1e6
     buffer.clear()
     off, on = statistics.median(times[False]), statistics.median(times[True])
-    paired = statistics.median(b - a for a, b in zip(times[False], times[True]))
+    paired = statistics.median(b - a for a, b in zip(times[False], times[True], strict=True))
     print(f"cached /api/search/ through Django, {args.rounds} rounds x {len(paths)} queries: log off {off:.0f} us, "
           f"log on {on:.0f} us (medians); paired difference {paired:+.1f} us (median); record() alone "
           f"{record_alone:.1f} us; writing {write:.1f} us per entry in batches of 500 ({deleted} rows written and deleted)")

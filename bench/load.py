@@ -192,7 +192,7 @@ def main():
               f"{med['rps']:.0f} | {med['p50'] / base:.2f}x | {errors} |")
     off, on = results.get("this search, result cache"), results.get("this search, result cache, logging on")
     if off and on:
-        ratios = [b["rps"] / a["rps"] for a, b in zip(off, on)]
+        ratios = [b["rps"] / a["rps"] for a, b in zip(off, on, strict=True)]
         print(f"\nsearch log cost at the cached rate: {100 * (1 - statistics.median(ratios)):+.1f}% of requests/s "
               f"(median of the rounds' ratios; rounds: {', '.join(f'{100 * (1 - r):+.1f}%' for r in ratios)}; "
               "positive = slower with the log)")

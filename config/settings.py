@@ -85,7 +85,10 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
                           "OPTIONS": REDIS_CACHE_OPTIONS}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "blogsearch"}}
+    # Django's default of 300 entries is too few: a day's distinct queries plus their words would
+    # be culled over and over (each result is a compact tuple, so 20,000 stay small).
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "blogsearch",
+                          "OPTIONS": {"MAX_ENTRIES": 20000}}}
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -51,7 +51,7 @@ def bars(chart_id: str, title: str, days: list[date], series: list[tuple[str, st
     slot = plot_w / max(len(days), 1)
     body = []
     for label, css, values in series:
-        for i, (d, v) in enumerate(zip(days, values)):
+        for i, (d, v) in enumerate(zip(days, values, strict=True)):
             if v:
                 h = plot_h * v / top
                 body.append(f'<rect class="{css}" x="{LEFT + slot * i + slot * 0.15:.1f}" y="{TOP + plot_h - h:.1f}" '
@@ -68,7 +68,7 @@ def lines(chart_id: str, title: str, days: list[date], series: list[tuple[str, s
     body = []
     for label, css, values in series:
         points = [(LEFT + slot * (i + 0.5), TOP + plot_h - plot_h * v / top, d, v)
-                  for i, (d, v) in enumerate(zip(days, values)) if v is not None]
+                  for i, (d, v) in enumerate(zip(days, values, strict=True)) if v is not None]
         if len(points) > 1:
             path = " ".join(f"{x:.1f},{y:.1f}" for x, y, _, _ in points)
             body.append(f'<polyline class="{css}" points="{path}"/>')

@@ -6,7 +6,7 @@ retention period. Daily figures come from the log rows for days that still have 
 DailyStat for pruned days, so the charts and the period's rates survive pruning.
 """
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 
 from django.conf import settings
 from django.db import connection
@@ -29,16 +29,16 @@ class Period:
 
     @classmethod
     def last_days(cls, days: int, today: date | None = None) -> "Period":
-        today = today or datetime.now(timezone.utc).date()
+        today = today or datetime.now(UTC).date()
         return cls(today - timedelta(days=max(days, 1) - 1), today)
 
     @property
     def start(self) -> datetime:
-        return datetime.combine(self.first, time.min, tzinfo=timezone.utc)
+        return datetime.combine(self.first, time.min, tzinfo=UTC)
 
     @property
     def end(self) -> datetime:
-        return datetime.combine(self.last + timedelta(days=1), time.min, tzinfo=timezone.utc)
+        return datetime.combine(self.last + timedelta(days=1), time.min, tzinfo=UTC)
 
     def days(self) -> list[date]:
         return [self.first + timedelta(days=i) for i in range((self.last - self.first).days + 1)]
@@ -48,7 +48,7 @@ def _rows(sql: str, params: dict) -> list[dict]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         names = [c.name for c in cursor.description]
-        return [dict(zip(names, row)) for row in cursor.fetchall()]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
 def _params(period: Period, limit: int | None = None) -> dict:

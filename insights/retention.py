@@ -7,7 +7,7 @@ only in DailyStat, which is what insights/reports.py relies on.
 """
 import logging
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -29,9 +29,9 @@ class Pruned:
 def roll_up(before: date) -> int:
     """Stores the figures of every day before `before` that still has log rows; returns how many days."""
     oldest = SearchLog.objects.order_by("created").values_list("created", flat=True).first()
-    if oldest is None or oldest.astimezone(timezone.utc).date() >= before:
+    if oldest is None or oldest.astimezone(UTC).date() >= before:
         return 0
-    rows = daily_from_log(Period(oldest.astimezone(timezone.utc).date(), before - timedelta(days=1)))
+    rows = daily_from_log(Period(oldest.astimezone(UTC).date(), before - timedelta(days=1)))
     for row in rows:
         DailyStat.objects.update_or_create(day=row["day"], defaults={f: row[f] for f in DAILY_FIELDS})
     return len(rows)
@@ -39,9 +39,9 @@ def roll_up(before: date) -> int:
 
 def prune(today: date | None = None) -> Pruned:
     """Rolls up finished days, then deletes log rows and clicks of days older than RETENTION_DAYS."""
-    today = today or datetime.now(timezone.utc).date()
+    today = today or datetime.now(UTC).date()
     cutoff = today - timedelta(days=settings.INSIGHTS["RETENTION_DAYS"])
-    start = datetime.combine(cutoff, datetime.min.time(), tzinfo=timezone.utc)
+    start = datetime.combine(cutoff, datetime.min.time(), tzinfo=UTC)
     with transaction.atomic():
         days = roll_up(today)
         searches, _ = SearchLog.objects.filter(created__lt=start).delete()

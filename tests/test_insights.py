@@ -8,7 +8,7 @@ transaction.
 import csv
 import io
 import time
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from urllib.parse import urlencode
 
 import pytest
@@ -405,9 +405,9 @@ def backdate(days: int, **filters):
 @pytest.mark.django_db
 def test_pruning_deletes_old_rows_and_keeps_the_daily_figures(client, corpus, settings):
     searched_and_clicked(client)
-    old_day = datetime.now(timezone.utc).date() - timedelta(days=100)
-    SearchLog.objects.update(created=datetime.combine(old_day, datetime.min.time(), tzinfo=timezone.utc) + timedelta(hours=12))
-    SearchClick.objects.update(created=datetime.combine(old_day, datetime.min.time(), tzinfo=timezone.utc) + timedelta(hours=13))
+    old_day = datetime.now(UTC).date() - timedelta(days=100)
+    SearchLog.objects.update(created=datetime.combine(old_day, datetime.min.time(), tzinfo=UTC) + timedelta(hours=12))
+    SearchClick.objects.update(created=datetime.combine(old_day, datetime.min.time(), tzinfo=UTC) + timedelta(hours=13))
     api(client, "jekyl")  # today's search stays
     buffer.flush()
     period = reports.Period(old_day - timedelta(days=1), old_day + timedelta(days=1))

@@ -8,7 +8,7 @@ import pytest
 
 from insights.buffer import buffer
 from insights.models import SearchClick, SearchLog
-from tests.browser_support import SHOTS, browser, page, site  # noqa: F401 (fixtures)
+from tests.browser_support import SHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
