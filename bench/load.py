@@ -3,16 +3,21 @@ PostgreSQL full-text search, all through the same production-like Django stack.
 
     make bench-load        (= .venv/bin/python bench/load.py)
 
-Starts three gunicorn servers on 127.0.0.1 with DEBUG off (no caches, which also serves the
-baselines; the per-word suggestion cache only; the result cache too), warms them up, then drives each candidate with wrk for
+Starts gunicorn servers on 127.0.0.1 with DEBUG off (no caches, which also serves the
+baselines; the per-word suggestion cache only; the result cache too; the result cache with the
+search log on), warms them up, then drives each candidate with wrk for
 --seconds, candidates interleaved, for --rounds rounds, and prints medians of p50/p95/p99 latency
 and requests/s. Bounded: wrk runs for a fixed time with a fixed number of connections; the servers
 are stopped by their PIDs at the end. The query mix comes from the relevance query set
 (misspelled and correctly spelled).
 
+The search log (insights/) is off on every server but "result cache, logging on": its cost is
+that candidate against "result cache" in the same interleaved rounds, printed under the table as
+the change of requests/s (median of the per-round ratios). `--only LABEL` (repeatable) runs just
+those candidates, e.g. the two cached ones with more rounds.
+
 --redis-servers 2 runs two gunicorn servers on the one Redis result cache (wrk drives both);
---cluster-url compares the uncached candidates on one node with the same on a cluster, interleaved;
---only keeps the candidates whose label contains the text.
+--cluster-url compares the uncached candidates on one node with the same on a cluster, interleaved.
 """
 import argparse
 import json
@@ -35,8 +40,11 @@ CANDIDATES = [  # label, server, path prefix
     ("this search, no caches", "nocache", "/api/search/"),
     ("this search, word cache only", "wordcache", "/api/search/"),
     ("this search, result cache", "cache", "/api/search/"),
+    ("this search, result cache, logging on", "cache@log", "/api/search/"),
     ("multi_match baseline", "nocache", "/api/baseline/multi_match/"),
+    ("fuzziness AUTO baseline", "nocache", "/api/baseline/fuzzy/"),
     ("PostgreSQL FTS baseline", "nocache", "/api/baseline/postgres/"),
+    ("hello-world view (the stack's ceiling)", "nocache", "/api/baseline/hello/"),
 ]
 
 
@@ -45,7 +53,7 @@ def server_env(name: str, *, extra: dict) -> dict:
         **os.environ,
         "DEBUG": "0", "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789abcdef",
         "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0", "SECURE_COOKIES": "0",
-        "SEARCH_BASELINE_VIEWS": "1", "LOG_LEVEL": "WARNING",
+        "SEARCH_BASELINE_VIEWS": "1", "LOG_LEVEL": "WARNING", "INSIGHTS_ENABLED": "0",
         "SEARCH_CACHE_SECONDS": "300" if name == "cache" else "0",
         "SEARCH_WORD_CACHE_SECONDS": "0" if name == "nocache" else "3600",
         **extra,
@@ -98,10 +106,11 @@ def main():
                         help="start redis-server here (loopback) for the 'result cache in Redis' candidate; 0 to skip")
     parser.add_argument("--redis-servers", type=int, default=1,
                         help="gunicorn servers sharing the Redis result cache (2: two web servers, one cache)")
-    parser.add_argument("--only", action="append", default=[],
-                        help="run only the candidates whose label contains this (repeatable; multi_match always runs)")
     parser.add_argument("--cluster-url", help="also measure the uncached candidates and multi_match on this cluster "
                                               "(comma-separated nodes), interleaved with the single node's")
+    parser.add_argument("--warmup-passes", type=int, default=1,
+                        help="times every path is requested before the rounds (more fill every worker's local cache)")
+    parser.add_argument("--only", action="append", default=[], help="run only the candidate with this label (repeatable)")
     parser.add_argument("--scale-database-url", help="also measure against this database (e.g. the 10x corpus) ...")
     parser.add_argument("--scale-prefix", default="blog10x", help="... and this index prefix, in the same run")
     args = parser.parse_args()
@@ -119,7 +128,7 @@ def main():
         f.write_text("".join(f"{prefix}?{urlencode({'q': q.text})}\n" for q in queries))
         files[label] = f
     candidates = list(CANDIDATES)
-    kinds = {"nocache": {}, "wordcache": {}, "cache": {}}
+    kinds = {"nocache": {}, "wordcache": {}, "cache": {}, "cache@log": {"INSIGHTS_ENABLED": "1"}}
     redis = None
     if args.redis_port and shutil.which("redis-server"):
         redis = start_redis(args.redis_port)
@@ -155,9 +164,10 @@ def main():
             f.write_text("".join(f"{prefix}?{urlencode({'q': q.text})}\n" for q in queries))
             files[label] = f
     if args.only:
-        candidates = [c for c in candidates if c[0] == "multi_match baseline" or any(o in c[0] for o in args.only)]
-        used = {name for _, spec, _ in candidates for name in spec.split("+")}
-        kinds = {name: env for name, env in kinds.items() if name in used}
+        candidates = [c for c in candidates if c[0] in args.only]
+        if not candidates:
+            sys.exit(f"--only matches no candidate: {[label for label, *_ in CANDIDATES]}")
+        kinds = {name: env for name, env in kinds.items() if any(name in spec.split("+") for _, spec, _ in candidates)}
     base_port = int(args.ports.split(",")[0])
     ports = {name: base_port + i for i, name in enumerate(kinds)}
     servers = {}
@@ -172,7 +182,7 @@ def main():
             return [f"http://127.0.0.1:{ports[name]}" for name in spec.split("+")]
 
         for label, spec, _prefix in candidates:
-            for path in files[label].read_text().splitlines():
+            for path in files[label].read_text().splitlines() * args.warmup_passes:
                 urllib.request.urlopen(f"{urls(spec)[0]}{path}", timeout=10).read()
             run_wrk(urls(spec), files[label], seconds=2, connections=args.connections, offset=0)
         results = {label: [] for label, *_ in candidates}
@@ -188,7 +198,8 @@ def main():
             stop_process_group(redis)  # the redis-server this run started, by its PID
         shutil.rmtree(tmp, ignore_errors=True)
 
-    base = statistics.median(x["p50"] for x in results["multi_match baseline"])
+    baseline = results.get("multi_match baseline") or next(iter(results.values()))
+    base = statistics.median(x["p50"] for x in baseline)
     print(f"\n{args.label}")
     print("| candidate | p50 ms | p95 ms | p99 ms | requests/s | p50 vs multi_match | errors |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
@@ -197,6 +208,12 @@ def main():
         errors = sum(x["errors"] + x["non2xx"] for x in runs)
         print(f"| {label} | {med['p50'] / 1000:.1f} | {med['p95'] / 1000:.1f} | {med['p99'] / 1000:.1f} | "
               f"{med['rps']:.0f} | {med['p50'] / base:.2f}x | {errors} |")
+    off, on = results.get("this search, result cache"), results.get("this search, result cache, logging on")
+    if off and on:
+        ratios = [b["rps"] / a["rps"] for a, b in zip(off, on, strict=True)]
+        print(f"\nsearch log cost at the cached rate: {100 * (1 - statistics.median(ratios)):+.1f}% of requests/s "
+              f"(median of the rounds' ratios; rounds: {', '.join(f'{100 * (1 - r):+.1f}%' for r in ratios)}; "
+              "positive = slower with the log)")
 
 
 if __name__ == "__main__":

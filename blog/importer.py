@@ -98,6 +98,11 @@ def _link(obj: dict, name: str, limit: int) -> str:
     return value
 
 
+def _cap(model, field: str, value: str) -> str:
+    """The value cut to the model field's own max_length (one source for the limits: the model)."""
+    return value[:model._meta.get_field(field).max_length]
+
+
 def post_from_row(obj: dict, *, now: datetime) -> Post:
     """A Post (not saved) from one corpus row, or BadRow."""
     pk = _require(obj, "id", int)
@@ -111,19 +116,19 @@ def post_from_row(obj: dict, *, now: datetime) -> Post:
         raise BadRow("field 'tags' must be a list of strings")
     return Post(
         id=pk,
-        title=title[:500],
+        title=_cap(Post, "title", title),
         slug=str(obj.get("slug") or ""),
         body_html=body_html,
         body_text=body_text,
         summary=summarize(obj.get("excerpt") or body_text),
         pub_date=_timestamp(obj, "pub_date"),
-        tags=[t[:100] for t in tags],
+        tags=[t[:Post._meta.get_field("tags").base_field.max_length] for t in tags],
         published=True,
         modified=now,
-        source=str(obj.get("source") or "")[:100],
-        post_type=str(obj.get("type") or "")[:50],
-        source_url=_link(obj, "url", 1000),
-        link_url=_link(obj, "link_url", 2000),
+        source=_cap(Post, "source", str(obj.get("source") or "")),
+        post_type=_cap(Post, "post_type", str(obj.get("type") or "")),
+        source_url=_link(obj, "url", Post._meta.get_field("source_url").max_length),
+        link_url=_link(obj, "link_url", Post._meta.get_field("link_url").max_length),
     )
 
 
@@ -138,7 +143,7 @@ def comment_from_row(obj: dict, *, now: datetime) -> Comment:
         id=pk,
         post_id=post_id,
         parent_id=parent_id,
-        author_name=(obj.get("author") or "Anonymous").strip()[:200] or "Anonymous",
+        author_name=_cap(Comment, "author_name", (obj.get("author") or "Anonymous").strip()) or "Anonymous",
         comment=text,
         comment_html=sanitize_comment_html(obj.get("comment_html") or ""),
         created=_timestamp(obj, "created"),

@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "blog",
     "search",
+    "insights",
 ]
 
 MIDDLEWARE = [
@@ -60,6 +61,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "insights.context_processors.insights",
             ],
         },
     },
@@ -83,7 +85,10 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
                           "OPTIONS": REDIS_CACHE_OPTIONS}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "blogsearch"}}
+    # Django's default of 300 entries is too few: a day's distinct queries plus their words would
+    # be culled over and over (each result is a compact tuple, so 20,000 stay small).
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "blogsearch",
+                          "OPTIONS": {"MAX_ENTRIES": 20000}}}
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -174,6 +179,8 @@ SEARCH = {
     "QUERYSET_CHUNK_SIZE": 1000,
     # Outbox entries applied per automatic drain (after a successful sync).
     "OUTBOX_DRAIN_BATCH": 200,
+    # ... and per batch by `reindex --pending` and at the end of a rebuild (no reader waits on those).
+    "PENDING_DRAIN_BATCH": 500,
     # An entry Elasticsearch refuses this many times moves to the dead letters (DeadChange); the
     # n-th retry waits OUTBOX_RETRY_SECONDS x 2^(n-1). Outages and overload never count.
     "OUTBOX_MAX_ATTEMPTS": 5,
@@ -252,6 +259,31 @@ SEARCH = {
     "DEBUG_TABLE": env_str("SEARCH_DEBUG_TABLE", "all" if DEBUG else "staff"),
     # /api/baseline/<name>/: the searches we are measured against, for bench/load.py only.
     "BASELINE_VIEWS": env_bool("SEARCH_BASELINE_VIEWS", False),
+}
+
+# Search insights (insights/): the query log, clicks, reports, retention. See the README.
+INSIGHTS = {
+    # Off: nothing is logged, no query id is handed out, the click endpoint records nothing.
+    "ENABLED": env_bool("INSIGHTS_ENABLED", True),
+    # In-process buffer: written in one batch (COPY) when BATCH_SIZE entries wait or every FLUSH_SECONDS
+    # (and at exit); past BUFFER_MAX entries (PostgreSQL unreachable) new ones are dropped and counted.
+    "BATCH_SIZE": 500,
+    "FLUSH_SECONDS": 2.0,
+    "BUFFER_MAX": 20_000,
+    # Log rows and clicks older than this many days are pruned by `search_report --prune`
+    # (daily figures are kept).
+    "RETENTION_DAYS": env_int("INSIGHTS_RETENTION_DAYS", 90),
+    # Instant results: keystrokes less than this apart belong to one typing burst (one search).
+    "BURST_IDLE_MS": 2000,
+    # The click endpoint: largest body or query string, how long a query id stays valid, and
+    # clicks per minute from one client address (the address is a hashed cache key for a
+    # minute, never stored in the log).
+    "CLICK_MAX_BYTES": 1024,
+    "CLICK_MAX_AGE_SECONDS": 24 * 3600,
+    "CLICK_RATE_PER_MINUTE": 60,
+    # Reports: rows per table, the default period in days.
+    "REPORT_ROWS": 20,
+    "REPORT_DAYS": 7,
 }
 
 LOGGING = {

@@ -142,7 +142,8 @@ def run_bulk(pairs: list[tuple[Key, dict]], *, client=None, require_alias: bool 
     keys = [key for key, _ in pairs]
     try:
         results = helpers.streaming_bulk(client, [a for _, a in pairs], raise_on_error=False, raise_on_exception=True,
-                                         yield_ok=True, require_alias=require_alias, refresh=refresh, chunk_size=500)
+                                         yield_ok=True, require_alias=require_alias, refresh=refresh,
+                                         chunk_size=settings.SEARCH["BULK_CHUNK_SIZE"])
         for key, (ok, item) in zip(keys, results, strict=True):
             if ok:
                 continue

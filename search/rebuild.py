@@ -266,7 +266,7 @@ def settle_outbox(covered: set[int]) -> int:
     with transaction.atomic():
         RebuildState.objects.filter(id=1).update(owner_pid=None)
         deleted, _ = PendingChange.objects.filter(replay=True).delete()
-        for chunk in batched(sorted(covered), 5000):
+        for chunk in batched(sorted(covered), settings.SEARCH["QUERYSET_CHUNK_SIZE"]):
             deleted += PendingChange.objects.filter(id__in=chunk, replay=False).delete()[0]
     return deleted
 
@@ -336,7 +336,7 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
         try:
             settle_outbox(covered)
             retire(client, old, report, keep_old=keep_old)
-            report.pending_applied = outbox.drain_all(batch=500, client=client).applied
+            report.pending_applied = outbox.drain_all(batch=settings.SEARCH["PENDING_DRAIN_BATCH"], client=client).applied
         except Exception as exc:
             raise RebuildFailedAfterSwap(
                 f"the new indices are live and caught up, but finishing the rebuild failed ({exc}); "

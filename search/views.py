@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from insights import log as insights_log
 from search import health
 from search.client import safe_url
 from search.service import BadSearchRequest, SearchUnavailable, search, validate_page
@@ -46,6 +47,8 @@ def results(request):
     except SearchUnavailable:
         return retry_later(render(request, "search/unavailable.html", context, status=503))
     context.update(result=result, query=result.query)
+    context["query_id"] = insights_log.record(result, source="page")
+    context["linked_hits"] = insights_log.result_links(result, context["query_id"])
     if context["debug"]:
         context["debug_tiers"] = list(settings.SEARCH["TIERS"])
         context["debug_rows"] = [(alt, [b[t] for t in context["debug_tiers"]]) for alt, b in zip(result.alternatives, result.boosts, strict=True)]
@@ -76,7 +79,8 @@ def api(request):
         return json_response({"error": str(exc)}, status=400)
     except SearchUnavailable:
         return retry_later(json_response({"error": "search is temporarily unavailable"}, status=503))
-    return json_response(result.as_api())
+    query_id = insights_log.record(result, source="api", burst=insights_log.instant_burst(request.GET))
+    return json_response({**result.as_api(), "query_id": query_id})
 
 
 def completions(result) -> list[str]:

@@ -26,6 +26,12 @@
   var issued = 0;       // number of the latest request sent
   var lastQuery = null; // the query whose answer is on screen (or on its way)
   var active = -1;      // index of the highlighted option, -1 for none
+  // The search log counts a typing burst as one search: each request of a burst carries the
+  // burst's random id and a sequence number, and the server keeps only the burst's latest query.
+  // A pause longer than BURST_IDLE_MS (or clearing the box) starts a new burst.
+  var BURST_IDLE_MS = parseInt(input.getAttribute("data-burst-idle-ms"), 10) || 2000;
+  var burst = null, seq = 0, lastSent = 0;
+  var shownQueryId = null;  // the query id of the answer on screen, quoted when a result is opened
 
   input.setAttribute("role", "combobox");
   input.setAttribute("aria-autocomplete", "list");
@@ -113,6 +119,7 @@
 
   function render(data) {
     var hits = (data.results || []).slice(0, MAX_OPTIONS);
+    shownQueryId = data.query_id || null;
     listbox.textContent = "";
     hits.forEach(function (hit, i) { listbox.appendChild(option(hit, i)); });
     listbox.hidden = hits.length === 0;
@@ -135,11 +142,27 @@
     lastQuery = q;
     var number = ++issued;
     if (q.length < MIN_LENGTH) { clearResults(); return; }
-    fetch(api + "?q=" + encodeURIComponent(q), { headers: { "Accept": "application/json" } })
+    var now = Date.now();
+    if (!burst || now - lastSent > BURST_IDLE_MS) { burst = newBurstId(); seq = 0; }
+    lastSent = now;
+    var url = api + "?q=" + encodeURIComponent(q) + "&burst=" + burst + "&seq=" + (++seq);
+    fetch(url, { headers: { "Accept": "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
       // Only the answer to the latest request is shown: an older one arriving late is dropped.
       .then(function (data) { if (number === issued) { if (data) { render(data); } else { settled(); } } })
       .catch(function () { if (number === issued) settled(); /* offline: the form still works */ });
+  }
+
+  function newBurstId() {
+    var bytes = new Uint8Array(12);
+    (window.crypto || window.msCrypto).getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  // Tells the log which result of the answer on screen was opened (never delays the navigation).
+  function opened(option) {
+    var index = Array.prototype.indexOf.call(options(), option);
+    if (window.searchClicks && index >= 0) window.searchClicks.send(shownQueryId, index + 1, option.getAttribute("href"));
   }
 
   function move(step) {
@@ -170,6 +193,7 @@
       case "Enter":
         if (isOpen() && active >= 0) {
           e.preventDefault();
+          opened(options()[active]);
           window.location.assign(options()[active].href);
         }
         break;
@@ -181,6 +205,7 @@
           clearTimeout(timer);
           input.value = "";
           lastQuery = null;
+          burst = null;  // what is typed next is a new search
           issued++;  // forget any answer still on its way
           clearResults();
         }
@@ -196,6 +221,10 @@
   listbox.addEventListener("mousemove", function (e) {
     var opt = e.target.closest ? e.target.closest("[role=option]") : null;
     if (opt) highlight(Array.prototype.indexOf.call(options(), opt));
+  });
+  listbox.addEventListener("click", function (e) {
+    var opt = e.target.closest ? e.target.closest("[role=option]") : null;
+    if (opt) opened(opt);
   });
   input.addEventListener("blur", close);
   window.addEventListener("pageshow", close);  // back from a result: no list left open from before

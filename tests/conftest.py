@@ -65,6 +65,23 @@ def fresh_cache_and_breaker():
     resultcache.breaker.reset()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def insights_buffer_writes_only_when_asked():
+    """The search log's writer thread never flushes on its own during tests: a test that wants
+    rows in the database calls insights.buffer.buffer.flush() on its own connection (and so its
+    own transaction); tests of the thread itself lower these for their duration."""
+    settings.INSIGHTS.update(FLUSH_SECONDS=3600, BATCH_SIZE=10**9)
+
+
+@pytest.fixture(autouse=True)
+def empty_insights_buffer():
+    from insights.buffer import buffer
+
+    buffer.clear()
+    yield
+    buffer.clear()
+
+
 @pytest.fixture
 def es():
     return get_client()

@@ -68,3 +68,26 @@ def test_search_unavailable_page_has_no_axe_violations(page, site, request):
     assert response.status == 503
     assert "Search is taking a break" in page.locator("h1").inner_text()
     assert violations(page) == []
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_search_report_has_no_axe_violations(page, site, admin_user, width):
+    """The owner's search report in the admin (insights/), with data and for an empty period."""
+    from insights.buffer import buffer
+
+    page.set_viewport_size({"width": width, "height": 900})
+    url = site["url"]
+    for q in ("firefix", "qwxzv plokij"):
+        page.goto(f"{url}/search/?q={q}")
+    buffer.flush()
+    page.goto(url + "/admin/login/")
+    page.fill("#id_username", admin_user.username)
+    page.fill("#id_password", "password")
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/")
+    found = {
+        "report with data": check(page, url + "/admin/insights/searchlog/report/", "Search report"),
+        "empty report": check(page, url + "/admin/insights/searchlog/report/?first=2020-01-01&last=2020-01-07", "Search report"),
+    }
+    assert page.locator("#report-empty").count() == 1  # the last page is the empty period
+    assert not any(found.values()), "\n".join(f"{k}: {v}" for k, v in found.items() if v)

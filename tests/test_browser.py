@@ -1,6 +1,8 @@
 """The search box in a real browser: Playwright driving Debian's Chromium against a live server.
 
 Screenshots go to tests/screenshots/ (ignored by git)."""
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
 
 from tests.browser_support import SHOTS, csp_violations, new_page
@@ -197,7 +199,10 @@ def test_typing_is_debounced(page, site):
     page.locator(OPTIONS).first.wait_for(state="visible")
     page.wait_for_timeout(300)
     # Seven keystrokes 20 ms apart: one request (a stalled, shared machine may split them once or twice).
-    assert 1 <= len(sent) <= 3 and sent[-1].endswith("q=firefix")
+    # (Each carries the typing burst's id and number for the search log: one burst, numbered in order.)
+    params = [parse_qs(urlsplit(url).query) for url in sent]
+    assert 1 <= len(sent) <= 3 and params[-1]["q"] == ["firefix"]
+    assert len({p["burst"][0] for p in params}) == 1 and [p["seq"][0] for p in params] == [str(n) for n in range(1, len(sent) + 1)]
 
 
 def test_a_late_answer_to_an_older_query_is_dropped(page, site):

@@ -1,5 +1,6 @@
 import sys
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
@@ -52,7 +53,7 @@ class Command(BaseCommand):
         ))
 
     def apply_pending(self):
-        result = outbox.drain_all(batch=500, client=bulk_client())
+        result = outbox.drain_all(batch=settings.SEARCH["PENDING_DRAIN_BATCH"], client=bulk_client())
         outbox.breaker.reset()
         if result.unreachable:
             raise CommandError(f"Elasticsearch refused the pending changes ({result.error}); "

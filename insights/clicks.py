@@ -1,0 +1,79 @@
+"""Recording a result opened from a logged search, and the checks that keep the endpoint honest.
+
+Three guards: the query id must be one this server issued (insights/tokens.py), the target must
+be one of our own post URLs (so the no-JavaScript redirect can never send a reader elsewhere),
+and a client address may record at most CLICK_RATE_PER_MINUTE clicks a minute (counted in the
+cache under a salted hash of the address for one minute; the address is never written to the
+log). Each (search, position) is stored once, so repeated beacons count once.
+"""
+import hashlib
+import logging
+import re
+import time
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import DatabaseError, connection
+from django.urls import Resolver404, resolve
+
+from insights.models import SearchClick
+
+log = logging.getLogger(__name__)
+
+_FRAGMENT = re.compile(r"comment-[0-9]{1,18}")
+# The view that shows a post: the only place a click may lead.
+POST_VIEW = "blog:post"
+
+
+def own_post_url(target: str) -> str | None:
+    """`target` when it is a path on this site to a post (optionally #comment-N), else None."""
+    if not target or len(target) > SearchClick._meta.get_field("url").max_length:
+        return None
+    # Browsers drop tabs and newlines inside URLs and read "\" as "/": "/\t/evil" would be "//evil".
+    if not target.startswith("/") or target.startswith("//") or any(c <= " " or c in "\\\x7f" for c in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or parts.query or (parts.fragment and not _FRAGMENT.fullmatch(parts.fragment)):
+        return None
+    try:
+        match = resolve(parts.path)
+    except Resolver404:
+        return None
+    return target if match.view_name == POST_VIEW else None
+
+
+def position(raw: str) -> int | None:
+    """A result's position (1-based, across pages), when it is one a results list can have."""
+    limit = settings.SEARCH["MAX_PAGE"] * settings.SEARCH["PAGE_SIZE"]
+    if raw and raw.isascii() and raw.isdigit() and len(raw) <= 4 and 1 <= int(raw) <= limit:
+        return int(raw)
+    return None
+
+
+def within_rate(client_address: str) -> bool:
+    """True while this address has recorded fewer than CLICK_RATE_PER_MINUTE clicks this minute."""
+    minute = int(time.time() // 60)
+    digest = hashlib.sha256(f"{settings.SECRET_KEY}\x00{client_address}\x00{minute}".encode()).hexdigest()[:24]
+    key = f"insights:clicks:{digest}"
+    cache.add(key, 0, 90)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, 90)
+        count = 1
+    return count <= settings.INSIGHTS["CLICK_RATE_PER_MINUTE"]
+
+
+def store(token: str, pos: int, url: str) -> bool:
+    """Records the click once; True when it was new. A database failure is logged, never raised:
+    the no-JavaScript redirect must lead the reader on whatever happens to the statistics."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "INSERT INTO insights_searchclick (token, position, url) VALUES (%s, %s, %s) "
+                "ON CONFLICT (token, position) DO NOTHING", [token, pos, url])
+            return cursor.rowcount == 1
+    except DatabaseError:
+        log.warning("search log: a click could not be recorded", exc_info=True)
+        return False
