@@ -16,13 +16,15 @@ export DEBUG ?= 1
 export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
 export ELASTICSEARCH_URL ?= http://127.0.0.1:9200
 
-.PHONY: run test lint services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale fuzz compose-check clean help
+.PHONY: run test test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale fuzz compose-check clean help
 
 help:
 	@echo "make run      set up and serve the site on the sample corpus at http://$(HOST):$(PORT)"
 	@echo "make test     set up and run the whole test suite against real Elasticsearch and PostgreSQL"
 	@echo "make services start Elasticsearch and PostgreSQL (idempotent);  make stop: stop them"
 	@echo "make bench    run the benchmarks under bench/;  make relevance: the relevance table"
+	@echo "make cluster  start the three-node dev cluster (9201-9203);  make cluster-stop: stop it"
+	@echo "make test-cluster  the node-loss, rolling-restart, reindex and two-server tests on that cluster"
 
 venv: $(VENV)/.installed
 $(VENV)/.installed: requirements.txt requirements-dev.txt
@@ -51,6 +53,20 @@ test: setup
 	bash devservices/browser.sh
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# The three-node dev cluster (devservices/cluster.sh) and the tests that kill its nodes. They use
+# the dev PostgreSQL; the cluster's node list replaces ELASTICSEARCH_URL, with one replica per shard.
+CLUSTER_URL = $(shell bash devservices/cluster.sh url)
+
+cluster: venv
+	bash devservices/cluster.sh start
+
+cluster-stop:
+	bash devservices/cluster.sh stop
+
+test-cluster: venv cluster
+	bash devservices/postgres.sh start
+	ELASTICSEARCH_URL="$(CLUSTER_URL)" SEARCH_REPLICAS=1 $(PY) -m pytest tests_cluster $(PYTEST_ARGS)
+
 # Lint (ruff, configured in pyproject.toml); CI runs it.
 lint: venv
 	$(VENV)/bin/ruff check .
@@ -60,6 +76,7 @@ fuzz: setup
 
 compose-check:
 	docker-compose -f docker-compose.yml config -q
+	docker-compose -f docker-compose.yml --profile cluster config -q
 
 clean: stop
 	rm -rf .state $(VENV)

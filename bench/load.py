@@ -15,23 +15,26 @@ The search log (insights/) is off on every server but "result cache, logging on"
 that candidate against "result cache" in the same interleaved rounds, printed under the table as
 the change of requests/s (median of the per-round ratios). `--only LABEL` (repeatable) runs just
 those candidates, e.g. the two cached ones with more rounds.
+
+--redis-servers 2 runs two gunicorn servers on the one Redis result cache (wrk drives both);
+--cluster-url compares the uncached candidates on one node with the same on a cluster, interleaved.
 """
 import argparse
 import json
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.servers import ServerError, start_gunicorn, start_redis, stop_process_group  # noqa: E402
 
 CANDIDATES = [  # label, server, path prefix
     ("this search, no caches", "nocache", "/api/search/"),
@@ -58,38 +61,34 @@ def server_env(name: str, *, extra: dict) -> dict:
 
 
 def start_server(port: int, env: dict, *, workers: int, threads: int) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-           "--workers", str(workers), "--threads", str(threads), "--worker-class", "gthread",
-           "--log-level", "warning", "--keep-alive", "5"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
-            return proc
-        except Exception:  # noqa: BLE001 - not up yet
-            if proc.poll() is not None:
-                sys.exit(f"gunicorn exited: {proc.stderr.read().decode()[-2000:]}")
-            time.sleep(0.2)
-    stop_server(proc)
-    sys.exit("gunicorn did not become healthy (is the corpus indexed? run `make run` once)")
+    try:
+        return start_gunicorn(port, env, workers=workers, threads=threads)
+    except ServerError as exc:
+        sys.exit(f"{exc} (is the corpus indexed? run `make run` once)")
 
 
-def stop_server(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)  # the group we started: gunicorn master and its workers
-        proc.wait(timeout=30)
+def run_wrk(urls: list[str], paths_file: Path, *, seconds: int, connections: int, offset: int) -> dict:
+    """Drive the servers at `urls` at once, one wrk each, the connections shared out between them.
 
-
-def run_wrk(url: str, paths_file: Path, *, seconds: int, connections: int, offset: int) -> dict:
-    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s",
-                          "-s", str(ROOT / "bench" / "mix.lua"), url, "--", str(paths_file), str(offset)],
-                         capture_output=True, text=True, timeout=seconds + 60)
-    line = next((row for row in out.stdout.splitlines() if row.startswith("RESULT ")), None)
-    if line is None:
-        sys.exit(f"wrk failed: {out.stdout}\n{out.stderr}")
-    r = json.loads(line[len("RESULT "):])
-    r["rps"] = r["requests"] / (r["duration_us"] / 1e6)
-    return r
+    With several servers, requests/s is the sum and the latency percentiles are the servers' mean
+    (wrk reports no histogram to merge): good enough for comparable servers on one machine.
+    """
+    procs = [subprocess.Popen(["wrk", "-t1", f"-c{max(connections // len(urls), 1)}", f"-d{seconds}s", "--timeout", "5s",
+                               "-s", str(ROOT / "bench" / "mix.lua"), url, "--", str(paths_file), str(offset + i)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for i, url in enumerate(urls)]
+    runs = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=seconds + 60)
+        line = next((row for row in out.splitlines() if row.startswith("RESULT ")), None)
+        if line is None:
+            sys.exit(f"wrk failed: {out}\n{err}")
+        r = json.loads(line[len("RESULT "):])
+        r["rps"] = r["requests"] / (r["duration_us"] / 1e6)
+        runs.append(r)
+    merged = {k: sum(r[k] for r in runs) for k in ("requests", "errors", "non2xx", "rps")}
+    merged.update({k: statistics.mean(r[k] for r in runs) for k in ("p50", "p95", "p99")})
+    return merged
 
 
 def main():
@@ -105,6 +104,10 @@ def main():
     parser.add_argument("--label", default="", help="a note printed with the table (e.g. corpus size)")
     parser.add_argument("--redis-port", type=int, default=6391,
                         help="start redis-server here (loopback) for the 'result cache in Redis' candidate; 0 to skip")
+    parser.add_argument("--redis-servers", type=int, default=1,
+                        help="gunicorn servers sharing the Redis result cache (2: two web servers, one cache)")
+    parser.add_argument("--cluster-url", help="also measure the uncached candidates and multi_match on this cluster "
+                                              "(comma-separated nodes), interleaved with the single node's")
     parser.add_argument("--warmup-passes", type=int, default=1,
                         help="times every path is requested before the rounds (more fill every worker's local cache)")
     parser.add_argument("--only", action="append", default=[], help="run only the candidate with this label (repeatable)")
@@ -128,13 +131,15 @@ def main():
     kinds = {"nocache": {}, "wordcache": {}, "cache": {}, "cache@log": {"INSIGHTS_ENABLED": "1"}}
     redis = None
     if args.redis_port and shutil.which("redis-server"):
-        redis = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(args.redis_port), "--save", "",
-                                  "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        kinds["cache@redis"] = {"REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/0"}
-        candidates.insert(3, ("this search, result cache in Redis", "cache@redis", "/api/search/"))
+        redis = start_redis(args.redis_port)
+        shared = {"REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/0"}
+        names = [f"cache@redis{i or ''}" for i in range(args.redis_servers)]
+        kinds.update({name: shared for name in names})
+        label = "this search, result cache in Redis" + (f", {args.redis_servers} servers" if args.redis_servers > 1 else "")
+        candidates.insert(3, (label, "+".join(names), "/api/search/"))
         f = tmp / "redis.txt"
         f.write_text(files["this search, result cache"].read_text())
-        files["this search, result cache in Redis"] = f
+        files[label] = f
     elif args.redis_port:
         print("redis-server not found: the Redis candidate is skipped (apt-get install redis-server)")
     if args.scale_database_url:
@@ -147,11 +152,22 @@ def main():
             f = tmp / f"{abs(hash(label))}.txt"
             f.write_text("".join(f"{prefix}?{urlencode({'q': q.text})}\n" for q in queries))
             files[label] = f
+    if args.cluster_url:
+        on_cluster = {"ELASTICSEARCH_URL": args.cluster_url, "SEARCH_REPLICAS": "1"}
+        kinds.update({"nocache@cluster": on_cluster, "wordcache@cluster": on_cluster})
+        extra = [("this search, no caches, 3-node cluster", "nocache@cluster", "/api/search/"),
+                 ("this search, word cache only, 3-node cluster", "wordcache@cluster", "/api/search/"),
+                 ("multi_match baseline, 3-node cluster", "nocache@cluster", "/api/baseline/multi_match/")]
+        candidates += extra
+        for label, _, prefix in extra:
+            f = tmp / f"{abs(hash(label))}.txt"
+            f.write_text("".join(f"{prefix}?{urlencode({'q': q.text})}\n" for q in queries))
+            files[label] = f
     if args.only:
         candidates = [c for c in candidates if c[0] in args.only]
         if not candidates:
             sys.exit(f"--only matches no candidate: {[label for label, *_ in CANDIDATES]}")
-        kinds = {name: env for name, env in kinds.items() if any(server == name for _, server, _ in candidates)}
+        kinds = {name: env for name, env in kinds.items() if any(name in spec.split("+") for _, spec, _ in candidates)}
     base_port = int(args.ports.split(",")[0])
     ports = {name: base_port + i for i, name in enumerate(kinds)}
     servers = {}
@@ -162,22 +178,24 @@ def main():
         print(f"{len(queries)} distinct queries; gunicorn gthread {args.workers} workers x {args.threads} threads per server; "
               f"wrk 1 thread, {args.connections} connections, {args.seconds}s x {args.rounds} rounds per candidate", flush=True)
         # Warm-up: every path once (fills the cache of the cached server), then a short wrk run each.
-        for label, server, _prefix in candidates:
+        def urls(spec: str) -> list[str]:
+            return [f"http://127.0.0.1:{ports[name]}" for name in spec.split("+")]
+
+        for label, spec, _prefix in candidates:
             for path in files[label].read_text().splitlines() * args.warmup_passes:
-                urllib.request.urlopen(f"http://127.0.0.1:{ports[server]}{path}", timeout=10).read()
-            run_wrk(f"http://127.0.0.1:{ports[server]}", files[label], seconds=2, connections=args.connections, offset=0)
+                urllib.request.urlopen(f"{urls(spec)[0]}{path}", timeout=10).read()
+            run_wrk(urls(spec), files[label], seconds=2, connections=args.connections, offset=0)
         results = {label: [] for label, *_ in candidates}
         for r in range(args.rounds):
-            for label, server, _prefix in candidates:  # interleaved
-                results[label].append(run_wrk(f"http://127.0.0.1:{ports[server]}", files[label], seconds=args.seconds,
+            for label, spec, _prefix in candidates:  # interleaved
+                results[label].append(run_wrk(urls(spec), files[label], seconds=args.seconds,
                                               connections=args.connections, offset=r * 7))
             print(f"round {r + 1}/{args.rounds} done", flush=True)
     finally:
         for proc in servers.values():
-            stop_server(proc)
+            stop_process_group(proc)
         if redis is not None:
-            redis.terminate()  # the redis-server this run started, by its PID
-            redis.wait(timeout=30)
+            stop_process_group(redis)  # the redis-server this run started, by its PID
         shutil.rmtree(tmp, ignore_errors=True)
 
     baseline = results.get("multi_match baseline") or next(iter(results.values()))

@@ -43,15 +43,22 @@ def run_once(env: dict) -> tuple[int, float, float]:
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--cluster-url", help="compare the default on one node with the same on this cluster "
+                                              "(comma-separated nodes, SEARCH_REPLICAS=1), interleaved")
     args = parser.parse_args()
+    candidates = CANDIDATES
+    if args.cluster_url:
+        candidates = [CANDIDATES[0], ("default on the cluster, 1 replica",
+                                      {"ELASTICSEARCH_URL": args.cluster_url, "SEARCH_REPLICAS": "1"})]
     print("warm-up ...", flush=True)
-    run_once({})
-    results = {label: [] for label, _ in CANDIDATES}
+    for _, env in candidates[::len(candidates) - 1]:  # the first, and the cluster when compared
+        run_once(env)
+    results = {label: [] for label, _ in candidates}
     for r in range(args.rounds):
-        for label, env in CANDIDATES:  # interleaved: every round runs every candidate
+        for label, env in candidates:  # interleaved: every round runs every candidate
             results[label].append(run_once(env))
         print(f"round {r + 1}/{args.rounds} done", flush=True)
-    base = statistics.median(d / s for d, s, _ in results[CANDIDATES[0][0]])
+    base = statistics.median(d / s for d, s, _ in results[candidates[0][0]])
     print("\n| candidate | docs | median docs/s (whole command) | vs default | median peak RSS |")
     print("| --- | --- | --- | --- | --- |")
     for label, runs in results.items():

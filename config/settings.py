@@ -142,13 +142,24 @@ DEFAULT_EXCEPTION_REPORTER_FILTER = "config.reporting.CredentialsFilter"
 # One connection, made lazily by search/client.py. Short timeouts: a request never waits long
 # on search (the blog must keep working when Elasticsearch is slow or down).
 ELASTICSEARCH = {
+    # One node, or several comma-separated (a cluster): requests are spread over them, and one that
+    # cannot connect to a node is tried on another (search/client.py).
     "URL": env_str("ELASTICSEARCH_URL", "http://127.0.0.1:9200"),
     # A search normally takes 5-50 ms; past this it is reported as unavailable (HTTP 503), so the
     # whole response, Django included, stays well under 2 s.
     "TIMEOUT": env_float("ELASTICSEARCH_TIMEOUT", 1.0),
     # Bulk loads in `reindex` may take longer than a reader's request.
     "BULK_TIMEOUT": env_float("ELASTICSEARCH_BULK_TIMEOUT", 60.0),
-    "MAX_RETRIES": env_int("ELASTICSEARCH_MAX_RETRIES", 0),
+    # Attempts after a connection error (never after a timeout), all within the one request's
+    # timeout; unset means one per other node in URL (so none with a single node).
+    "MAX_RETRIES": env_int("ELASTICSEARCH_MAX_RETRIES", None),
+    # Answers that mean "this node cannot serve it now" (a node shutting down): tried elsewhere too.
+    "RETRY_ON_STATUS": (502, 503),
+    # No retry is started with less than this left of the request's timeout.
+    "MIN_ATTEMPT_SECONDS": 0.05,
+    # A node that failed is skipped for 1 s, then 2, 4 ... up to 30 s while it keeps failing.
+    "DEAD_NODE_BACKOFF": 1.0,
+    "MAX_DEAD_NODE_BACKOFF": 30.0,
 }
 
 # Every tunable number of the search service lives here, with the original algorithm's defaults.
@@ -156,7 +167,12 @@ SEARCH = {
     # Index layout: aliases `<prefix>-posts` and `<prefix>-comments`, real indices carry a timestamp.
     "INDEX_PREFIX": env_str("SEARCH_INDEX_PREFIX", "blog"),
     "SHARDS": env_int("SEARCH_SHARDS", 1),
+    # Replica copies of each shard: 0 on one node; 1 on a cluster (a node can be lost).
     "REPLICAS": env_int("SEARCH_REPLICAS", 0),
+    # `reindex` swaps the aliases only once the new indices are green (yellow when the cluster has
+    # too few data nodes to place the replicas); it gives up, aliases untouched, after this long.
+    "READY_TIMEOUT_SECONDS": env_float("SEARCH_READY_TIMEOUT", 120.0),
+    "READY_POLL_SECONDS": 0.25,
     # Bulk indexing.
     "BULK_CHUNK_SIZE": env_int("SEARCH_BULK_CHUNK_SIZE", 1000),
     "BULK_THREADS": env_int("SEARCH_BULK_THREADS", 2),

@@ -1,27 +1,99 @@
-"""The one Elasticsearch connection, made lazily from settings (no network I/O at import time)."""
+"""The one Elasticsearch connection, made lazily from settings (no network I/O at import time).
+
+`ELASTICSEARCH_URL` may list several nodes, comma-separated. The client's node pool (from
+elastic-transport) spreads requests over them round robin and puts a node that failed to connect
+on a growing timeout (1 s, 2 s, 4 s ... at most 30 s), so a lost node costs one fast failed attempt
+now and then, not one per request. A request that could not *connect* (refused, reset) is tried
+again on another node; one that *timed out* is not (a slow cluster must give a fast 503, not
+several slow attempts), and every attempt of a request shares the request's own deadline.
+"""
+import logging
 import threading
+import time
 from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
+from elastic_transport import ConnectionError as ConnectError
+from elastic_transport import Transport
+from elastic_transport.client_utils import DEFAULT
 from elasticsearch import Elasticsearch
+
+log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _client: Elasticsearch | None = None
 
 
+def node_urls(url: str) -> list[str]:
+    """The nodes of a comma-separated ELASTICSEARCH_URL."""
+    return [part.strip() for part in url.split(",") if part.strip()]
+
+
+class FailoverTransport(Transport):
+    """A Transport whose retries stay inside the request's deadline.
+
+    elastic-transport already moves a retry to another live node, but gives every attempt the whole
+    `request_timeout` again: a node that dies after 0.9 s of a 1 s search would make the search take
+    1.9 s. Here each attempt is one call of the stock transport (max_retries=0, so node selection,
+    dead-node marking and resurrection stay the library's) with what is left of the deadline. A
+    connection error is retried while attempts and time remain; a timeout never is; an answer with a
+    status in retry_on_status (502/503: a node shutting down) is retried likewise, else returned.
+    """
+
+    def perform_request(self, method, target, *, max_retries=DEFAULT, retry_on_status=DEFAULT,
+                        request_timeout=DEFAULT, **kwargs):
+        retries = self.max_retries if max_retries is DEFAULT else max_retries
+        statuses = self.retry_on_status if retry_on_status is DEFAULT else retry_on_status
+        timeout = self.node_pool.all()[0].config.request_timeout if request_timeout is DEFAULT else request_timeout
+        deadline = None if timeout is None else time.monotonic() + timeout
+        attempt = 0
+        while True:
+            left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+            try:
+                response = super().perform_request(method, target, max_retries=0, retry_on_status=statuses,
+                                                   request_timeout=left, **kwargs)
+            except ConnectError as exc:  # ConnectionTimeout is not a ConnectionError: never retried
+                if not self._may_retry(attempt, retries, deadline):
+                    raise
+                log.info("%s %s: %s; trying another node (attempt %d of %d)", method, target, exc, attempt + 2, retries + 1)
+            else:
+                if response.meta.status not in statuses or not self._may_retry(attempt, retries, deadline):
+                    return response
+                log.info("%s %s: HTTP %d; trying another node", method, target, response.meta.status)
+            attempt += 1
+
+    @staticmethod
+    def _may_retry(attempt: int, retries: int, deadline: float | None) -> bool:
+        if attempt >= retries:
+            return False
+        return deadline is None or deadline - time.monotonic() >= settings.ELASTICSEARCH["MIN_ATTEMPT_SECONDS"]
+
+
+def make_client(url: str, conf: dict) -> Elasticsearch:
+    """A client for the nodes in `url` with the timeouts and retry policy of `conf` (settings.ELASTICSEARCH)."""
+    nodes = node_urls(url)
+    retries = conf["MAX_RETRIES"]
+    return Elasticsearch(
+        nodes,
+        transport_class=FailoverTransport,
+        request_timeout=conf["TIMEOUT"],
+        # By default each other node gets one try: with one node there is nothing to fail over to.
+        max_retries=len(nodes) - 1 if retries is None else retries,
+        retry_on_timeout=False,
+        retry_on_status=tuple(conf["RETRY_ON_STATUS"]),
+        dead_node_backoff_factor=conf["DEAD_NODE_BACKOFF"],
+        max_dead_node_backoff=conf["MAX_DEAD_NODE_BACKOFF"],
+    )
+
+
 def get_client() -> Elasticsearch:
-    """The shared client. Short timeouts and no retries: a reader's request must not hang on search."""
+    """The shared client. Short timeouts: a reader's request must not hang on search."""
     global _client
     if _client is None:
         with _lock:
             if _client is None:
                 conf = settings.ELASTICSEARCH
-                _client = Elasticsearch(
-                    conf["URL"],
-                    request_timeout=conf["TIMEOUT"],
-                    max_retries=conf["MAX_RETRIES"],
-                    retry_on_timeout=False,
-                )
+                _client = make_client(conf["URL"], conf)
     return _client
 
 
@@ -41,9 +113,12 @@ def reset_client() -> None:
 
 
 def safe_url(url: str) -> str:
-    """A URL with any user name and password removed, for display."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+    """A URL (or a comma-separated list of them) with any user name and password removed, for display."""
+    shown = []
+    for part in node_urls(url):
+        parts = urlsplit(part)
+        host = parts.hostname or ""
+        if parts.port:
+            host = f"{host}:{parts.port}"
+        shown.append(urlunsplit((parts.scheme, host, parts.path, "", "")))
+    return ",".join(shown)

@@ -12,7 +12,7 @@ from search.suggestions import COSTS
 NUMBER = (int, float)
 # Key -> the type(s) its value must have.
 SPEC: dict[str, type | tuple] = {
-    "INDEX_PREFIX": str, "SHARDS": int, "REPLICAS": int,
+    "INDEX_PREFIX": str, "SHARDS": int, "REPLICAS": int, "READY_TIMEOUT_SECONDS": NUMBER, "READY_POLL_SECONDS": NUMBER,
     "BULK_CHUNK_SIZE": int, "BULK_THREADS": int, "QUERYSET_CHUNK_SIZE": int,
     "OUTBOX_DRAIN_BATCH": int, "PENDING_DRAIN_BATCH": int, "OUTBOX_MAX_ATTEMPTS": int, "OUTBOX_RETRY_SECONDS": NUMBER, "OUTBOX_MAX_LAG_SECONDS": NUMBER,
     "REBUILD_CATCH_UP_ATTEMPTS": int,

@@ -24,6 +24,7 @@ from elasticsearch import ApiError, NotFoundError, TransportError, helpers
 from common.batching import batched
 from search import generation, outbox
 from search.client import bulk_client, get_client
+from search.cluster import wait_until_ready
 from search.documents import KINDS, alias_name, index_body, index_pattern, new_index_name, schema_id
 from search.indexing import ENTRY_KIND, IndexingError, apply_changes, forget_aliases, iter_index_actions, parallel_load, querysets
 from search.models import PendingChange, RebuildState
@@ -183,6 +184,7 @@ def build(client, kinds, report: RebuildReport, progress_factory=None) -> dict[s
             finally:
                 if bar:
                     bar.close()
+        wait_until_ready(client, list(new.values()))  # never swap to an index whose copies are not all there yet
     except BaseException:
         delete_indices(client, new.values())
         raise

@@ -1,0 +1,79 @@
+"""Start and stop the processes the load benchmark and the cluster tests run against: gunicorn
+serving the app and redis-server for the shared result cache, on loopback, each in its own
+process group so that exactly what was started is stopped (by PID, never by name)."""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ServerError(RuntimeError):
+    """A server did not start."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_gunicorn(port: int, env: dict, *, workers: int, threads: int, wait: float = 20.0,
+                   log_path: Path | None = None) -> subprocess.Popen:
+    """gunicorn (gthread) on 127.0.0.1:port; returns once /healthz answers 200. Its log (the app's
+    warnings included) goes to `log_path`, by default a temporary file; the path is `proc.log_path`."""
+    cmd = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
+           "--workers", str(workers), "--threads", str(threads), "--worker-class", "gthread",
+           "--log-level", "warning", "--keep-alive", "5"]
+    if log_path is None:
+        fd, name = tempfile.mkstemp(prefix=f"gunicorn-{port}-", suffix=".log")
+        os.close(fd)
+        log_path = Path(name)
+    with open(log_path, "ab") as log:  # a file, not a pipe nobody reads: a chatty server must never block
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+    proc.log_path = log_path
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+            return proc
+        except OSError:  # not listening yet, or search not ready (503)
+            if proc.poll() is not None:
+                raise ServerError(f"gunicorn exited: {log_path.read_text(errors='replace')[-2000:]}") from None
+            time.sleep(0.2)
+    stop_process_group(proc)
+    raise ServerError(f"gunicorn on port {port} was not healthy within {wait:g}s")
+
+
+def start_redis(port: int) -> subprocess.Popen:
+    """A throwaway redis-server on 127.0.0.1:port, no persistence; returns once it accepts connections."""
+    proc = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+                             "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise ServerError(f"redis-server exited with status {proc.returncode}") from None
+            time.sleep(0.05)
+    stop_process_group(proc)
+    raise ServerError(f"redis-server did not listen on port {port}")
+
+
+def stop_process_group(proc: subprocess.Popen, *, timeout: float = 30) -> None:
+    """SIGTERM the process group we started (gunicorn's master and its workers), then wait."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

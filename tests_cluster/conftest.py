@@ -1,0 +1,78 @@
+"""Fixtures for the three-node cluster tests (make test-cluster): the normal suite's fixtures, the
+cluster's control script, a gunicorn server over the test database, a paced search load and an
+author saving posts, all real processes and threads."""
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from bench.servers import free_port, start_gunicorn, stop_process_group
+from search.client import get_client
+from tests.conftest import build_index, es, fresh_cache_and_breaker, search_test_prefix  # noqa: F401 - shared fixtures
+from tests.helpers import TEST_PREFIX
+
+ROOT = Path(__file__).resolve().parent.parent
+CLUSTER_SCRIPT = ROOT / "devservices" / "cluster.sh"
+NODES = 3
+
+
+def pytest_collection_modifyitems(config, items):
+    """These tests kill and restart the cluster's nodes: only against that cluster, never a shared node."""
+    if not items:
+        return
+    health = get_client().cluster.health()
+    if health["number_of_nodes"] < NODES:
+        pytest.exit(f"tests_cluster/ needs the {NODES}-node dev cluster (make test-cluster starts it); "
+                    f"ELASTICSEARCH_URL answers with {health['number_of_nodes']} node(s)", returncode=3)
+
+
+def cluster(*args: str, timeout: float = 300) -> str:
+    """Run devservices/cluster.sh; its output is returned (and shown on failure)."""
+    result = subprocess.run(["bash", str(CLUSTER_SCRIPT), *args], capture_output=True, text=True, timeout=timeout)
+    assert result.returncode == 0, f"cluster.sh {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}"
+    return result.stdout.strip()
+
+
+def database_url() -> str:
+    s = connection.settings_dict
+    return f"postgres://{s['USER']}@{s['HOST']}:{s['PORT']}/{s['NAME']}"
+
+
+def app_env(**extra) -> dict:
+    """Environment of a production-like app process on the test database and index prefix."""
+    return {**os.environ, "DEBUG": "0", "SECRET_KEY": "cluster-test-secret-key-not-for-production-0123456789",
+            "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0", "SECURE_COOKIES": "0", "LOG_LEVEL": "WARNING",
+            "DATABASE_URL": database_url(), "SEARCH_INDEX_PREFIX": TEST_PREFIX, **extra}
+
+
+@pytest.fixture
+def web_server(tmp_path):
+    """Start gunicorn servers (real processes) on free loopback ports; returns their base URLs.
+    Their logs are kept in the test's tmp_path."""
+    started = []
+
+    def start(**extra) -> str:
+        port = free_port()
+        started.append(start_gunicorn(port, app_env(**extra), workers=2, threads=4, wait=60,
+                                      log_path=tmp_path / f"gunicorn-{port}.log"))
+        return f"http://127.0.0.1:{port}"
+
+    yield start
+    for proc in started:
+        stop_process_group(proc)
+
+
+@pytest.fixture(autouse=True)
+def _test_prefix(search_test_prefix):  # noqa: F811
+    """Every cluster test uses the services: the test index prefix, never the dev site's indices."""
+
+
+@pytest.fixture(autouse=True)
+def cluster_green():
+    """Every test starts and ends on a green cluster with all its nodes."""
+    health = get_client().options(request_timeout=200).cluster.health(wait_for_status="green", wait_for_nodes=NODES,
+                                                                      timeout="180s")
+    assert not health["timed_out"], health
+    yield
