@@ -95,7 +95,9 @@ bench-reindex: setup
 bench: bench-reindex bench-scale
 
 bench-load: setup
+	bash devservices/bench-tools.sh
 	$(PY) bench/load.py
 
 bench-scale: setup
+	bash devservices/bench-tools.sh
 	bash bench/scale.sh
