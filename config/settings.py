@@ -244,6 +244,11 @@ SEARCH = {
     "SUGGEST_COMPLETIONS": 8,
     # Result cache seconds (entries are also invalidated by the index generation); 0 disables it.
     "CACHE_SECONDS": env_int("SEARCH_CACHE_SECONDS", 300),
+    # Processes learn of index generation changes by LISTEN/NOTIFY instead of a read per search
+    # (search/generation.py); off: read per search (needed behind a transaction-pooling PgBouncer).
+    "GENERATION_LISTEN": env_bool("SEARCH_GENERATION_LISTEN", True),
+    # ... and re-read it anyway this often (the bound on a listener that silently stops hearing).
+    "GENERATION_RECHECK_SECONDS": 1.0,
     # Per-word suggestion cache seconds (same invalidation); 0 disables it.
     "WORD_CACHE_SECONDS": env_int("SEARCH_WORD_CACHE_SECONDS", 3600),
     # Elasticsearch failures: searches answer 503 at once for this long after one (then try again),

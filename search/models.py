@@ -78,3 +78,22 @@ class IndexGeneration(models.Model):
     """
 
     value = models.BigIntegerField(default=0)
+
+
+class Vocabulary(models.Model):
+    """The known words of one index prefix's live indices, read from the index by `reindex`
+    (search/vocabulary.py): words that at least `min_docs` documents hold in one field, as sorted
+    64-bit hashes (8 bytes a word). Each web process loads it once per index generation change, so
+    a correctly spelled query needs neither suggesters nor word counts from Elasticsearch."""
+
+    prefix = models.CharField(max_length=100, unique=True)
+    min_docs = models.PositiveIntegerField()
+    words = models.BinaryField()
+    size = models.PositiveIntegerField()
+    built = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "vocabularies"
+
+    def __str__(self):
+        return f"{self.prefix}: {self.size} known words"

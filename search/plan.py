@@ -1,16 +1,22 @@
 """What to ask Elasticsearch for a reader's query, as plain request bodies (pure, no I/O).
 
-The service (search/service.py) runs a plan in at most two round trips:
+With the known-word vocabulary (search/vocabulary.py) the service decides before any request:
 
-1. `first_request`: the search for what was typed, plus the three term suggesters and the
-   known-word counts. When nothing is misspelled its hits are the answer: one round trip.
-2. `alternatives_request`: when the suggestions give alternatives, the tiered query over all of
-   them (search/query.py).
+- every word known (or never corrected: a number, too short, past the suggesters' reach):
+  `typed_request`, one plain search for what was typed; nothing can be corrected.
+- some words unknown: `suggest_request` asks the suggesters about those words only, with their
+  document counts, and fetches no hits (a query known to be misspelled is searched once, with
+  its alternatives); then `alternatives_request`.
 
-`choose_alternatives` turns the first answer (or the word cache's copy of it) into alternatives.
+Without a vocabulary (not built yet) the first request is `first_request`: the search for what was
+typed with the suggesters and the counts of every word riding along, its hits the answer when
+nothing is misspelled.
+
+`choose_alternatives` turns the suggestions (or the word cache's copy of them) into alternatives.
 """
 from search.query import build_query, highlight_query, search_body
 from search.suggestions import (
+    KNOWN_WORDS,
     Alternative,
     alternatives,
     in_code_points,
@@ -18,6 +24,7 @@ from search.suggestions import (
     known_words_aggregation,
     suggest_block,
     suggestable,
+    words,
 )
 
 
@@ -38,6 +45,42 @@ def first_request(query: str, *, page: int, conf: dict) -> dict:
                  aggs=known_words_aggregation(query))
 
 
+def typed_request(query: str, *, page: int, conf: dict) -> dict:
+    return _body(typed(query, conf), page=page, conf=conf)
+
+
+def unknown_words(query: str, known, conf: dict) -> list[int]:
+    """Indices (in words(query)) of the words the suggesters must be asked about.
+
+    Not those they never see (past MAX_SUGGEST_WORDS, longer than MAX_SUGGEST_WORD_LENGTH), nor
+    plain ASCII letters-and-digits words that cannot be corrected: with a digit (never corrected),
+    shorter than the suggester's min_word_length, or in `known`. Such a word is exactly one token
+    of the exact analyzer, the word lowercased, so the vocabulary answers for it; any other word
+    (punctuation, accents, scripts) is left to Elasticsearch's own analysis."""
+    min_length = conf["SUGGESTER"].get("min_word_length", 4)
+    out = []
+    for i, (start, end, word) in enumerate(words(query)):
+        if i >= conf["MAX_SUGGEST_WORDS"] or end - start > conf["MAX_SUGGEST_WORD_LENGTH"]:
+            continue
+        if word.isascii() and word.isalnum():
+            if len(word) < min_length or any(ch.isdigit() for ch in word) or word in known:
+                continue
+        out.append(i)
+    return out
+
+
+def suggest_request(query: str, unknown: list[int], *, conf: dict) -> dict:
+    """The suggesters over the unknown words only (the others blanked, so offsets stay the query's)
+    and their document counts; no hits, no highlighting."""
+    text = list(query)
+    for i, (start, end, _) in enumerate(words(query)):
+        if i not in unknown:
+            text[start:end] = " " * (end - start)
+    return {"size": 0, "track_total_hits": False,
+            "suggest": suggest_block("".join(text), options=conf["SUGGESTER"]),
+            "aggs": known_words_aggregation(query, only=unknown)}
+
+
 def alternatives_request(alts: list[Alternative], *, page: int, conf: dict) -> dict:
     return _body(alts, page=page, conf=conf)
 
@@ -45,6 +88,16 @@ def alternatives_request(alts: list[Alternative], *, page: int, conf: dict) -> d
 def suggestions_of(query: str, response: dict) -> tuple[dict, dict]:
     """(suggest, aggregations) of a first answer, offsets in Python string indices."""
     return in_code_points(query, response.get("suggest", {})), response.get("aggregations", {})
+
+
+def with_known(query: str, aggregations: dict, unknown: list[int], *, min_docs: int) -> dict:
+    """The counts of a suggest_request's answer, completed with the words it did not ask about:
+    they count as known (the vocabulary knows them, or they are never corrected anyway)."""
+    buckets = dict(aggregations.get(KNOWN_WORDS, {}).get("words", {}).get("buckets", {}))
+    for i in range(len(words(query))):
+        if i not in unknown:
+            buckets[f"w{i}"] = {"doc_count": min_docs}
+    return {KNOWN_WORDS: {"words": {"buckets": buckets}}}
 
 
 def choose_alternatives(query: str, suggest: dict, aggregations: dict, *, conf: dict) -> list[Alternative]:

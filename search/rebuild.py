@@ -22,7 +22,7 @@ from django.db import connection, transaction
 from elasticsearch import ApiError, NotFoundError, TransportError, helpers
 
 from common.batching import batched
-from search import generation, outbox
+from search import generation, outbox, vocabulary
 from search.client import bulk_client, get_client
 from search.cluster import wait_until_ready
 from search.documents import KINDS, alias_name, index_body, index_pattern, new_index_name, schema_id
@@ -62,6 +62,7 @@ class RebuildReport:
     removed_old: list[str] = field(default_factory=list)
     kept_old: list[str] = field(default_factory=list)
     pending_applied: int = 0
+    vocabulary: int | None = None  # known words stored; None when reading them failed
     seconds: float = 0.0
 
 
@@ -335,6 +336,7 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
             raise RebuildFailedAfterSwap(after_swap_failure(client, new, old, exc)) from exc
         try:
             settle_outbox(covered)
+            report.vocabulary = refresh_vocabulary(client)
             retire(client, old, report, keep_old=keep_old)
             report.pending_applied = outbox.drain_all(batch=settings.SEARCH["PENDING_DRAIN_BATCH"], client=client).applied
         except Exception as exc:
@@ -344,6 +346,20 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
                 f"indices left over are removed by the next rebuild. Nothing was lost.") from exc
     report.seconds = time.perf_counter() - started
     return report
+
+
+def refresh_vocabulary(client) -> int | None:
+    """Phase 5: the known words of the live indices (search/vocabulary.py), then a generation bump
+    so every process loads them. A failure only costs speed (searches ask Elasticsearch instead),
+    so it is logged, never fatal."""
+    try:
+        words = vocabulary.rebuild(client)
+    except Exception:  # noqa: BLE001 - Elasticsearch or PostgreSQL refusing: the rebuild itself succeeded
+        log.warning("could not read the known-word vocabulary; searches ask Elasticsearch until the next reindex",
+                    exc_info=True)
+        return None
+    generation.bump()
+    return words
 
 
 def after_swap_failure(client, new, old, exc) -> str:

@@ -6,7 +6,7 @@ without the request bodies, cheap to pickle (the lesson of seeds 002/003).
 """
 import hashlib
 import logging
-from dataclasses import astuple
+from dataclasses import fields
 
 from django.conf import settings
 from django.core.cache import cache
@@ -54,11 +54,15 @@ def put(query: str, page: int, generation: int, value: tuple, seconds: int) -> N
     guarded(lambda: cache.set(key(query, page, generation), value, seconds))
 
 
+# Hit's fields in order (dataclasses.astuple deep-copies every value: 0.4 ms a search).
+_HIT_FIELDS = tuple(f.name for f in fields(Hit))
+
+
 def pack(result) -> tuple:
     return (
         result.query, result.page, result.page_size, result.strategy,
         tuple((a.score, a.text, a.typed) for a in result.alternatives),
-        tuple(astuple(h) for h in result.hits),
+        tuple(tuple(getattr(h, name) for name in _HIT_FIELDS) for h in result.hits),
         result.total, result.took_ms, result.round_trips, result.showing_for,
     )
 

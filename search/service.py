@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import DatabaseError
 from elasticsearch import ApiError, TransportError
 
-from search import generation, plan, reader, resultcache, wordcache
+from search import generation, plan, reader, resultcache, vocabulary, wordcache
 from search.breaker import Breaker
 from search.client import get_client
 from search.documents import Hit
@@ -115,9 +115,9 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
     result = SearchResult(query=query, page=page, page_size=conf["PAGE_SIZE"])
     if not query:
         return result
-    # Both caches key their entries by the index generation (one PostgreSQL read); with both
-    # switched off nothing needs it. Without PostgreSQL the search still answers, uncached.
-    gen = _generation() if conf["CACHE_SECONDS"] > 0 or conf["WORD_CACHE_SECONDS"] > 0 else None
+    # The caches key their entries by the index generation, and the known-word vocabulary is
+    # reloaded when it moves. Without PostgreSQL the search still answers, uncached.
+    gen = _generation()
     use_cache = use_cache and conf["CACHE_SECONDS"] > 0 and gen is not None
     if use_cache:
         cached = resultcache.get(query, page, gen)
@@ -155,13 +155,48 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
 def _generation() -> int | None:
     """The index generation, or None (no caching) when PostgreSQL cannot say."""
     try:
-        return generation.current()
+        return generation.latest()
     except DatabaseError as exc:
         log.warning("index generation unreadable, searching uncached: %s", exc)
         return None
 
 
 def _run(result: SearchResult, executor: Executor, gen: int | None) -> None:
+    conf = settings.SEARCH
+    known = vocabulary.known_words(gen)
+    if known is None:
+        _run_without_vocabulary(result, executor, gen)
+        return
+    query = result.query
+    unknown = plan.unknown_words(query, known, conf)
+    if unknown:  # ask about those words only, then search once with the alternatives
+        suggest, aggregations = _suggestions(result, executor, gen, only=unknown)
+        aggregations = plan.with_known(query, aggregations, unknown, min_docs=conf["KNOWN_WORD_MIN_DOCS"])
+        result.alternatives = plan.choose_alternatives(query, suggest, aggregations, conf=conf)
+        response = executor.search(plan.alternatives_request(result.alternatives, page=result.page, conf=conf))
+    else:  # nothing can be corrected: one plain search
+        result.alternatives = plan.typed(query, conf)
+        response = executor.search(plan.typed_request(query, page=result.page, conf=conf))
+    _read(result, response)
+
+
+def _suggestions(result: SearchResult, executor: Executor, gen: int | None, *, only: list[int]) -> tuple[dict, dict]:
+    """The suggestions and counts of the words at `only`: from the word cache, or one small request."""
+    conf = settings.SEARCH
+    query, options = result.query, conf["SUGGESTER"]
+    seconds = conf["WORD_CACHE_SECONDS"] if gen is not None else 0
+    cached = wordcache.lookup(query, generation=gen, options=options, seconds=seconds, only=only)
+    if cached is not None:
+        result.word_cache_hit = True
+        return cached
+    suggest, aggregations = plan.suggestions_of(query, executor.search(plan.suggest_request(query, only, conf=conf)))
+    wordcache.store(query, suggest, aggregations, generation=gen, options=options, seconds=seconds, only=only)
+    return suggest, aggregations
+
+
+def _run_without_vocabulary(result: SearchResult, executor: Executor, gen: int | None) -> None:
+    """Before `reindex` has stored a vocabulary: the typed query's search carries the suggesters
+    and the counts of every word, and is the answer when nothing is misspelled."""
     conf = settings.SEARCH
     query, options = result.query, conf["SUGGESTER"]
     word_seconds = conf["WORD_CACHE_SECONDS"] if gen is not None else 0
@@ -177,5 +212,9 @@ def _run(result: SearchResult, executor: Executor, gen: int | None) -> None:
     result.alternatives = plan.choose_alternatives(query, suggest, aggregations, conf=conf)
     if response is None or len(result.alternatives) > 1:
         response = executor.search(plan.alternatives_request(result.alternatives, page=result.page, conf=conf))
-    result.boosts = boosts(result.alternatives, tiers=conf["TIERS"])
+    _read(result, response)
+
+
+def _read(result: SearchResult, response: dict) -> None:
+    result.boosts = boosts(result.alternatives, tiers=settings.SEARCH["TIERS"])
     result.hits, result.total, result.strategy, result.showing_for = reader.read(response, result.alternatives)

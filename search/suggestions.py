@@ -54,7 +54,7 @@ def words(query: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), m.group()) for m in _WORD.finditer(query)]
 
 
-def known_words_aggregation(query: str) -> dict:
+def known_words_aggregation(query: str, *, only: list[int] | None = None) -> dict:
     """How many documents hold each typed word in any searched field, computed in the same request.
 
     A `global` aggregation ignores the query, so this counts across the whole index. A word that
@@ -64,6 +64,7 @@ def known_words_aggregation(query: str) -> dict:
     filters = {
         f"w{i}": {"multi_match": {"query": word, "fields": list(SUGGESTER_FIELDS.values()), "operator": "and"}}
         for i, (_, _, word) in enumerate(words(query))
+        if only is None or i in only
     }
     return {KNOWN_WORDS: {"global": {}, "aggs": {"words": {"filters": {"filters": filters}}}}}
 

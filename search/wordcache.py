@@ -22,18 +22,20 @@ def _key(word: str, *, generation: int, options: dict) -> str:
     return f"search:{_VERSION}:{namespace()}:{generation}:{digest}"
 
 
-def lookup(query: str, *, generation: int, options: dict, seconds: int) -> tuple[dict, dict] | None:
-    """(suggest, aggregations) rebuilt for the whole query, or None unless every word is cached."""
-    spans = words(query)
+def lookup(query: str, *, generation: int, options: dict, seconds: int,
+           only: list[int] | None = None) -> tuple[dict, dict] | None:
+    """(suggest, aggregations) rebuilt for the whole query (or for the words at the indices
+    `only`), or None unless every one of those words is cached."""
+    spans = [(i, span) for i, span in enumerate(words(query)) if only is None or i in only]
     if not spans or seconds <= 0:
         return None
-    keys = [_key(w, generation=generation, options=options) for _, _, w in spans]
+    keys = [_key(w, generation=generation, options=options) for _, (_, _, w) in spans]
     found = guarded(lambda: cache.get_many(keys), {})
     if len(found) < len(keys):
         return None
     suggest = {f"{name}_terms": [] for name in SUGGESTER_FIELDS}
     buckets = {}
-    for i, ((start, _, _), key) in enumerate(zip(spans, keys, strict=True)):
+    for (i, (start, _, _)), key in zip(spans, keys, strict=True):
         count, entries = found[key]
         buckets[f"w{i}"] = {"doc_count": count}
         for name, word_entries in entries.items():
@@ -43,13 +45,17 @@ def lookup(query: str, *, generation: int, options: dict, seconds: int) -> tuple
     return suggest, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
 
 
-def store(query: str, suggest: dict, aggregations: dict, *, generation: int, options: dict, seconds: int) -> None:
-    """Split a response's suggestions and counts by word and cache each word (compact tuples)."""
+def store(query: str, suggest: dict, aggregations: dict, *, generation: int, options: dict, seconds: int,
+          only: list[int] | None = None) -> None:
+    """Split a response's suggestions and counts by word (only the words at the indices `only`,
+    those it was asked about) and cache each word (compact tuples)."""
     if seconds <= 0:
         return
     buckets = aggregations.get(KNOWN_WORDS, {}).get("words", {}).get("buckets", {})
     values = {}
     for i, (start, end, word) in enumerate(words(query)):
+        if only is not None and i not in only:
+            continue
         entries = {}
         for name in suggest:
             entries[name] = [

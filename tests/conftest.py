@@ -52,14 +52,17 @@ def search_test_prefix():
 
 @pytest.fixture(autouse=True)
 def fresh_cache_and_breaker():
-    from search import outbox, resultcache, service
+    from search import generation, outbox, resultcache, service, vocabulary
 
     cache.clear()
+    vocabulary.forget()  # the generation starts over with each test's database
+    generation.listener.close()
     outbox.breaker.reset()
     service.breaker.reset()
     resultcache.breaker.reset()
     yield
     cache.clear()
+    generation.listener.close()  # an open LISTEN connection would keep the test database busy
     outbox.breaker.reset()
     service.breaker.reset()
     resultcache.breaker.reset()

@@ -9,7 +9,7 @@ from elastic_transport import ApiResponseMeta, HttpHeaders, NodeConfig
 from elastic_transport import ConnectionError as TransportConnectionError
 from elasticsearch import NotFoundError
 
-from search import generation, service
+from search import generation, service, vocabulary
 from search.executor import DeadlineExceeded, Executor
 from search.service import SearchUnavailable, search
 
@@ -56,9 +56,67 @@ def first_answer(*titles, options=None, word="firefix", count=0):
 
 @pytest.fixture
 def offline(settings, monkeypatch):
-    """No result cache; the word cache in local memory; the generation without PostgreSQL."""
+    """No result cache; the word cache in local memory; the generation without PostgreSQL; no
+    known-word vocabulary (as before the first `reindex`)."""
     settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0, "WORD_CACHE_SECONDS": 60}
     monkeypatch.setattr(generation, "current", lambda: 7)
+    monkeypatch.setattr(vocabulary, "known_words", lambda gen: None)
+
+
+@pytest.fixture
+def knowing(offline, monkeypatch, settings):
+    """As `offline`, with a vocabulary that knows a few words."""
+    known = vocabulary.Known.from_bytes(vocabulary.pack(["firefox", "tips", "extension", "the"]),
+                                        settings.SEARCH["KNOWN_WORD_MIN_DOCS"])
+    monkeypatch.setattr(vocabulary, "known_words", lambda gen: known)
+
+
+def suggest_answer(word="firefix", *, options=(), count=0, offset=0, index=0):
+    """A suggest_request's answer: suggestions and counts, no hits."""
+    return {"took": 1, "hits": {"total": {"value": 0}, "hits": []},
+            "suggest": {"title_terms": [{"text": word, "offset": offset, "length": len(word),
+                                         "options": [{"text": t, "score": 0.9, "freq": 5} for t in options]}],
+                        "text_terms": [], "comment_terms": []},
+            "aggregations": {"known_words": {"words": {"buckets": {f"w{index}": {"doc_count": count}}}}}}
+
+
+def test_known_words_take_one_plain_request(knowing):
+    client = FakeClient(hits("Firefox tips"))
+    result = search("Firefox TIPS", client=client)
+    assert (result.round_trips, len(client.bodies)) == (1, 1)
+    assert "suggest" not in client.bodies[0] and "aggs" not in client.bodies[0]
+    assert [a.text for a in result.alternatives] == ["Firefox TIPS"] and result.hits[0].title == "Firefox tips"
+
+
+def test_numbers_short_words_and_words_past_the_suggesters_reach_need_no_suggestions(knowing):
+    client = FakeClient(hits("Firefox 3.5 on a tablet"))
+    search("firefox 35 on tips tips tips tips " + "x" * 40, client=client)
+    assert len(client.bodies) == 1 and "suggest" not in client.bodies[0]
+
+
+def test_unknown_words_are_asked_about_alone_then_searched_once(knowing):
+    client = FakeClient(suggest_answer("extenson", options=["extension"], offset=8, index=1),
+                        hits("Firefox extension", matched=("alt1.title.exact.phrase",)))
+    result = search("firefox extenson", client=client)
+    first, second = client.bodies
+    assert first["size"] == 0 and "highlight" not in first and "query" not in first
+    assert set(first["aggs"]["known_words"]["aggs"]["words"]["filters"]["filters"]) == {"w1"}  # not "firefox"
+    assert first["suggest"]["text"] == "        extenson"  # the known word blanked, offsets kept
+    assert "suggest" not in second and "aggs" not in second
+    assert [a.text for a in result.alternatives] == ["firefox extenson", "firefox extension"]
+    assert result.showing_for == "firefox extension" and result.round_trips == 2
+    # The unknown word again, in another query: its suggestions come from the word cache.
+    again = FakeClient(hits("Firefox extension", matched=("alt1.title.exact.phrase",)))
+    result = search("the EXTENSON", client=again)
+    assert (result.round_trips, result.word_cache_hit) == (1, True) and "suggest" not in again.bodies[0]
+    assert [a.text for a in result.alternatives] == ["the EXTENSON", "the extension"]
+
+
+def test_a_rare_unknown_word_without_better_options_is_searched_as_typed(knowing):
+    client = FakeClient(suggest_answer("zeppelin", count=1), hits("Zeppelin"))
+    result = search("zeppelin", client=client)
+    assert [a.text for a in result.alternatives] == ["zeppelin"] and result.round_trips == 2
+    assert result.hits[0].title == "Zeppelin"
 
 
 def test_a_correct_query_takes_one_round_trip(offline):

@@ -5,9 +5,17 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from search import outbox
+from search import vocabulary as known_words
 from search.client import bulk_client
 from search.documents import KINDS
-from search.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning, indices_exist, outdated_kinds, rebuild
+from search.rebuild import (
+    RebuildFailedAfterSwap,
+    ReindexAlreadyRunning,
+    indices_exist,
+    outdated_kinds,
+    rebuild,
+    refresh_vocabulary,
+)
 
 
 class Command(BaseCommand):
@@ -20,16 +28,22 @@ class Command(BaseCommand):
         parser.add_argument("--pending", action="store_true", help="Apply the outbox (changes saved while Elasticsearch was unavailable) and stop.")
         parser.add_argument("--if-missing", action="store_true",
                             help="Rebuild only when the aliases do not exist yet or their indices were built by an older release.")
+        parser.add_argument("--vocabulary", action="store_true",
+                            help="Only re-read the known-word vocabulary from the live indices (reindex does it too).")
         parser.add_argument("--no-progress", action="store_true", help="Hide the progress bars.")
 
-    def handle(self, *args, only, keep_old, pending, if_missing, no_progress, verbosity, **options):
+    def handle(self, *args, only, keep_old, pending, if_missing, vocabulary, no_progress, verbosity, **options):
         try:
             if pending:
                 return self.apply_pending()
+            if vocabulary:
+                return self.refresh_vocabulary()
             if if_missing and indices_exist():
                 outdated = outdated_kinds()
                 if not outdated:
                     self.stdout.write("Search indices exist; nothing to do (drop --if-missing to rebuild).")
+                    if not known_words.exists():
+                        self.refresh_vocabulary()
                     return self.apply_pending()
                 self.stdout.write(f"Search indices built by an older release ({', '.join(outdated)}): rebuilding.")
             show = verbosity > 0 and not no_progress
@@ -45,12 +59,23 @@ class Command(BaseCommand):
             self.stdout.write(f"  removed stale indices: {', '.join(report.removed_stale)}")
         if report.kept_old:
             self.stdout.write(f"  kept previous indices: {', '.join(report.kept_old)}")
+        if report.vocabulary is None:
+            self.stderr.write("  could not read the known-word vocabulary (see the log): searches stay right, but slower; "
+                              "`reindex --vocabulary` retries")
+        else:
+            self.stdout.write(f"  known-word vocabulary: {report.vocabulary:,} words")
         total = sum(k.indexed for k in report.kinds)
         self.stdout.write(self.style.SUCCESS(
             f"Reindexed {total} documents in {report.seconds:.1f}s ({total / report.seconds if report.seconds else 0:,.0f} docs/s); "
             f"caught up {report.caught_up} change(s) made during the rebuild, removed {report.reconciled} "
             f"document(s) of hidden or deleted rows, applied {report.pending_applied} pending."
         ))
+
+    def refresh_vocabulary(self):
+        words = refresh_vocabulary(bulk_client())
+        if words is None:
+            raise CommandError("could not read the known-word vocabulary (see the log); searches stay right, but slower")
+        self.stdout.write(self.style.SUCCESS(f"Known-word vocabulary: {words:,} words."))
 
     def apply_pending(self):
         result = outbox.drain_all(batch=settings.SEARCH["PENDING_DRAIN_BATCH"], client=bulk_client())

@@ -1,0 +1,125 @@
+"""The index generation learnt by LISTEN/NOTIFY (search/generation.py), on the real PostgreSQL:
+a committed bump reaches every listening process, a rolled-back one none; a broken or silent
+listener costs at most GENERATION_RECHECK_SECONDS before the row is read again; a search inside
+a transaction sees its own uncommitted bump."""
+import select
+
+import psycopg2
+import pytest
+from django.db import connection, transaction
+
+from search import generation
+from search.generation import Listener
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def listeners():
+    """Listeners made by a test, closed after it (an open one would keep the test database busy)."""
+    made = []
+
+    def make(clock=None):
+        made.append(Listener(clock=clock or Clock()))
+        return made[-1]
+
+    yield make
+    for listener in made:
+        listener.close()
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def other():
+    """Another process's connection: its commits are what a listener must hear about."""
+    params = connection.get_connection_params()
+    conn = psycopg2.connect(**params)
+    conn.autocommit = True
+    yield conn
+    conn.close()
+
+
+def bump_elsewhere(conn) -> int:
+    with conn.cursor() as cursor:
+        cursor.execute("INSERT INTO search_indexgeneration (id, value) VALUES (1, 1) "
+                       "ON CONFLICT (id) DO UPDATE SET value = search_indexgeneration.value + 1 RETURNING value")
+        return cursor.fetchone()[0]
+
+
+def arrived(listener: Listener, timeout: float = 5.0) -> None:
+    """Wait until the listening socket has data (the notification reached this host)."""
+    assert select.select([listener.conn], [], [], timeout)[0], "no notification within the timeout"
+
+
+def test_a_bump_committed_elsewhere_is_heard_without_reading_the_row(other, listeners, django_assert_num_queries):
+    listener = listeners()
+    start = listener.value()
+    value = bump_elsewhere(other)
+    assert value == start + 1
+    arrived(listener)
+    with django_assert_num_queries(0):
+        assert listener.value() == value
+
+
+def test_a_rolled_back_bump_is_heard_by_nobody(other, listeners):
+    listener = listeners()
+    start = listener.value()
+    other.autocommit = False
+    bump_elsewhere(other)
+    other.rollback()
+    assert not select.select([listener.conn], [], [], 0.3)[0]
+    assert listener.value() == start
+
+
+def test_a_broken_listener_falls_back_to_reading_the_row_then_reconnects(other, listeners, settings):
+    clock = Clock()
+    listener = listeners(clock)
+    listener.value()
+    with other.cursor() as cursor:  # PostgreSQL drops the listening connection
+        cursor.execute("SELECT pg_terminate_backend(%s)", [listener.conn.get_backend_pid()])
+    value = bump_elsewhere(other)
+    assert listener.value() is None  # broken: the caller reads the row
+    assert listener.value() is None  # and keeps reading it until the recheck interval passed
+    clock.now += settings.SEARCH["GENERATION_RECHECK_SECONDS"]
+    assert listener.value() == value  # listening again
+
+
+def test_a_silent_listener_is_caught_by_the_periodic_recheck(other, listeners, settings):
+    clock = Clock()
+    listener = listeners(clock)
+    listener.value()
+    with listener.conn.cursor() as cursor:  # it stops hearing without any error
+        cursor.execute(f"UNLISTEN {generation.CHANNEL}")
+    value = bump_elsewhere(other)
+    assert listener.value() == value - 1  # stale, but only until ...
+    clock.now += settings.SEARCH["GENERATION_RECHECK_SECONDS"]
+    assert listener.value() == value  # ... the row is read again
+
+
+def test_this_process_takes_its_own_committed_bump_at_once():
+    generation.listener.close()
+    before = generation.latest()
+    generation.bump()  # autocommit: committed when it returns
+    assert generation.latest() == before + 1  # without waiting for the notification
+
+
+def test_inside_a_transaction_a_search_sees_its_own_uncommitted_bump():
+    before = generation.latest()
+    with transaction.atomic():
+        generation.bump()
+        assert generation.latest() == before + 1
+        transaction.set_rollback(True)
+    assert generation.latest() == before
+
+
+def test_listening_can_be_switched_off(settings, django_assert_num_queries):
+    settings.SEARCH = {**settings.SEARCH, "GENERATION_LISTEN": False}
+    with django_assert_num_queries(1):
+        generation.latest()

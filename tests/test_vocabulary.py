@@ -1,0 +1,90 @@
+"""The known-word vocabulary (search/vocabulary.py) on real services: read from the index by
+`reindex`, it only ever saves requests, never changes an answer.
+
+- it holds the words at least KNOWN_WORD_MIN_DOCS documents hold in one field, and no others;
+- with it, every query gets the same alternatives and hits as without it (the full path), typos,
+  rare words, punctuation and accents included, in fewer round trips;
+- a word that becomes common after the rebuild is not known yet, and is still found;
+  `reindex --vocabulary` makes it known and every process picks it up at the next generation.
+"""
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+
+from search import generation, vocabulary
+from search.service import search
+from tests.factories import make_comment, make_post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def blog(build_index, settings):
+    assert settings.SEARCH["KNOWN_WORD_MIN_DOCS"] == 3
+    posts = [
+        make_post("Firefox extension basics", "How to write a firefox extension with the WebExtensions API."),
+        make_post("Firefox keyboard shortcuts", "Shortcuts the firefox user should know."),
+        make_post("Debugging a Firefox crash", "The crash reporter, and the stack trace."),
+        make_post("Jekyll themes", "Choosing a jekyll theme for a static site: café-style layouts."),
+        make_post("Jekyll on GitHub Pages", "Publishing a jekyll site with node.js tooling."),
+        make_post("Zeppelin notebooks", "A single post about zeppelin."),
+    ]
+    make_comment(posts[3], "Staticman handles comments for jekyll sites.")
+    report = build_index()
+    return posts, report
+
+
+def test_reindex_stores_the_words_three_documents_hold_in_one_field(blog):
+    _, report = blog
+    known = vocabulary.known_words(generation.current())
+    assert report.vocabulary == len(known) > 0
+    assert "firefox" in known and "FIREFOX" in known and "the" in known  # 3 titles; 3 texts
+    assert "zeppelin" not in known and "staticman" not in known and "extension" not in known  # 1-2 documents
+    # 5 documents, but at most 2 in any one field: "in one field" is a lower bound of the count the
+    # full path makes (any field), so the vocabulary never knows a word the full path would correct.
+    assert "jekyll" not in known
+    assert "firefix" not in known
+
+
+QUERIES = ["firefox", "Firefox extension", "firefix extenson", "jekyl themes", "zeppelin", "zepelin notebooks",
+           "node.js jekyll", "café jekyll", "staticman", "firefox crash reporter", "firefox 3.5 shortcuts",
+           "the firefox", "the firefox 35", "kyeboard shortcuts", "firefox 🔥 extension", "jekyll's themes"]
+
+
+def answer(query: str):
+    result = search(query, use_cache=False)
+    return ([(a.text, a.score) for a in result.alternatives], [(h.type, h.id) for h in result.hits], result.total,
+            result.showing_for), result.round_trips
+
+
+def test_the_same_answers_as_without_it(blog, monkeypatch):
+    with_it = {q: answer(q) for q in QUERIES}
+    cache.clear()  # the word cache: the full path must ask Elasticsearch itself
+    monkeypatch.setattr(vocabulary, "known_words", lambda gen: None)
+    without = {q: answer(q) for q in QUERIES}
+    for q in QUERIES:
+        assert with_it[q][0] == without[q][0], q
+    # Known words: one plain request. Unknown ones: a suggest request for them, then one search.
+    assert with_it["firefox"][1] == with_it["the firefox"][1] == with_it["the firefox 35"][1] == 1
+    assert with_it["firefix extenson"][1] == 2 and with_it["firefix extenson"][0][3] == "firefox extension"
+
+
+def test_a_word_that_becomes_common_later_is_found_then_known_after_reindex_vocabulary(blog, live):
+    with live():
+        for i in range(3):
+            make_post(f"Quokka notes {i}", "quokka quokka")
+    result = search("quokka", use_cache=False)
+    assert result.total == 3 and result.round_trips == 2  # not known yet: the suggesters are asked
+    call_command("reindex", "--vocabulary")
+    result = search("quokka", use_cache=False)
+    assert result.total == 3 and result.round_trips == 1 and "quokka" in vocabulary.known_words(generation.current())
+
+
+def test_without_a_stored_vocabulary_searches_take_the_full_path(blog):
+    from search.models import Vocabulary
+
+    Vocabulary.objects.all().delete()
+    generation.bump()
+    assert vocabulary.known_words(generation.current()) is None
+    result = search("firefox", use_cache=False)
+    assert result.hits and result.round_trips == 1
