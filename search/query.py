@@ -134,13 +134,16 @@ def highlight_query(alternatives: list[Alternative]) -> dict | None:
 
     The highlighter extracts and weighs the terms of its query for every hit; given the tiered
     query (dozens of phrase, constant-score and dis_max clauses) that took 5 of a 6 ms request,
-    given this plain one 3 (measured with Elasticsearch's `took`). It marks the same words."""
-    should = []
+    given a plain one 3 (measured with Elasticsearch's `took`). One clause of the alternatives'
+    distinct words, not one per alternative (they share most words): the same words marked, in
+    1.2 ms instead of 1.9 for a misspelled query's 3-4 alternatives (/tmp bench in the README)."""
+    seen: dict[str, None] = {}
     for alt in alternatives:
-        words = without_stop_words(without_symbols(alt.text))
-        if words:
-            should.append({"multi_match": {"query": words, "fields": list(SEARCHED_FIELDS)}})
-    return {"bool": {"should": should}} if should else None
+        for word in without_stop_words(without_symbols(alt.text)).split():
+            seen.setdefault(word.lower(), None)
+    if not seen:
+        return None
+    return {"multi_match": {"query": " ".join(seen), "fields": list(SEARCHED_FIELDS)}}
 
 
 def search_body(query: dict, *, page: int, page_size: int, fragment_size: int, suggest: dict | None = None,
