@@ -249,6 +249,9 @@ SEARCH = {
     "GENERATION_LISTEN": env_bool("SEARCH_GENERATION_LISTEN", True),
     # ... and re-read it anyway this often (the bound on a listener that silently stops hearing).
     "GENERATION_RECHECK_SECONDS": 1.0,
+    # A process that bumped the generation waits at most this long to hear its own notification,
+    # so readers elsewhere have heard it before the writer answers (search/generation.py).
+    "GENERATION_WAIT_SECONDS": 0.1,
     # Per-word suggestion cache seconds (same invalidation); 0 disables it.
     "WORD_CACHE_SECONDS": env_int("SEARCH_WORD_CACHE_SECONDS", 3600),
     # Elasticsearch failures: searches answer 503 at once for this long after one (then try again),

@@ -17,14 +17,16 @@ read of its socket, microseconds). Why this is as safe as the read it replaces:
   listener reconnects after GENERATION_RECHECK_SECONDS); even while it looks healthy, the row is
   re-read every GENERATION_RECHECK_SECONDS, so a connection that silently stopped delivering can
   never keep a process on an old generation for longer than that.
-- A search inside a transaction (a view or a test that wrote before searching) reads the row on
-  its own connection, which sees its own uncommitted bump: listening cannot know about it.
+- A search in a transaction that bumped the generation itself (a view or a test that wrote
+  before searching) reads the row on its own connection, which sees its own uncommitted bump:
+  listening cannot know about it.
 
 SEARCH["GENERATION_LISTEN"] = False switches listening off (e.g. behind a transaction-pooling
 PgBouncer, where LISTEN does not work): every search then reads the row.
 """
 import logging
 import os
+import select
 import threading
 import time
 
@@ -49,7 +51,9 @@ def bump() -> None:
         row = cursor.fetchone()
     if row is None:
         row = (IndexGeneration.objects.get_or_create(id=_ROW_ID, defaults={"value": 1})[0].value,)
-    transaction.on_commit(lambda: listener.saw(row[0]))  # at once in autocommit mode
+    if connection.in_atomic_block:
+        _thread.bumped_in_transaction = True  # until it ends, this thread reads the row (latest())
+    transaction.on_commit(lambda: listener.saw(row[0], wait=True))  # at once in autocommit mode
 
 
 def current() -> int:
@@ -60,11 +64,19 @@ def current() -> int:
     return row[0] if row else 0
 
 
+_thread = threading.local()
+
+
 def latest() -> int:
     """The generation a search should use: from the listener when it is healthy, else read.
 
-    Raises DatabaseError when PostgreSQL cannot say at all."""
-    if connection.in_atomic_block or not settings.SEARCH["GENERATION_LISTEN"]:
+    Raises DatabaseError when PostgreSQL cannot say at all. (Django's `connection` is looked up
+    only after this thread bumped inside a transaction: the lookup costs more than the listener.)"""
+    if getattr(_thread, "bumped_in_transaction", False):
+        if connection.in_atomic_block:
+            return current()  # its own uncommitted bump, which no notification will tell
+        _thread.bumped_in_transaction = False
+    if not settings.SEARCH["GENERATION_LISTEN"]:
         return current()
     value = listener.value()
     return current() if value is None else value
@@ -118,11 +130,30 @@ class Listener:
             if any(n.startswith(("FATAL", "PANIC")) for n in notices):
                 raise ConnectionError(notices[-1].strip())
 
-    def saw(self, value: int) -> None:
-        """A bump this process committed: no need to wait for its notification."""
+    def saw(self, value: int, *, wait: bool = False) -> None:
+        """A bump this process committed: no need to wait for its notification to search with it.
+
+        With `wait`, return once the notification has come back on this process's own LISTEN
+        connection (or after GENERATION_WAIT_SECONDS): PostgreSQL signals every listening session
+        at the same moment, so by then the others have (almost surely) been told too, and the
+        writer answers the author only after that. Under CPU contention a listening session can
+        take a few milliseconds to send; without this wait a reader process asked right after the
+        commit (tests/test_cache.py) could still hear about it too late, about 1 time in 10."""
         with self.lock:
-            if self.pid == os.getpid() and self.conn is not None and self.generation is not None:
-                self.generation = max(self.generation, value)
+            if self.pid != os.getpid() or self.conn is None or self.generation is None:
+                return
+            heard = self.generation
+            deadline = self.clock() + (settings.SEARCH["GENERATION_WAIT_SECONDS"] if wait else 0)
+            try:
+                while heard < value and self.clock() < deadline:
+                    select.select([self.conn], [], [], max(0.0, deadline - self.clock()))
+                    self.conn.poll()
+                    self._check_notices()
+                    while self.conn.notifies:
+                        heard = max(heard, int(self.conn.notifies.pop(0).payload))
+            except Exception as exc:  # noqa: BLE001 - the next value() call notices and falls back
+                log.warning("index generation listener failed while waiting: %s", exc)
+            self.generation = max(self.generation, heard, value)
 
     def _connect(self) -> None:
         import psycopg2

@@ -9,9 +9,7 @@ result cache, so an index change invalidates them at once.
 import hashlib
 import json
 
-from django.core.cache import cache
-
-from search.resultcache import guarded, namespace
+from search.resultcache import backend, guarded, namespace
 from search.suggestions import KNOWN_WORDS, SUGGESTER_FIELDS, words
 
 _VERSION = "w1"
@@ -30,7 +28,7 @@ def lookup(query: str, *, generation: int, options: dict, seconds: int,
     if not spans or seconds <= 0:
         return None
     keys = [_key(w, generation=generation, options=options) for _, (_, _, w) in spans]
-    found = guarded(lambda: cache.get_many(keys), {})
+    found = guarded(lambda: backend().get_many(keys), {})
     if len(found) < len(keys):
         return None
     suggest = {f"{name}_terms": [] for name in SUGGESTER_FIELDS}
@@ -63,4 +61,4 @@ def store(query: str, suggest: dict, aggregations: dict, *, generation: int, opt
                 for e in suggest[name] if start <= e["offset"] < end
             ]
         values[_key(word, generation=generation, options=options)] = (buckets.get(f"w{i}", {}).get("doc_count", 0), entries)
-    guarded(lambda: cache.set_many(values, seconds))
+    guarded(lambda: backend().set_many(values, seconds))
