@@ -32,7 +32,9 @@ def with_timeout(client, seconds: float):
     Each options() call builds a new client with its forty-odd API namespaces (and their
     OpenTelemetry set-up reading the environment): a quarter of a millisecond of Python per
     request, as much as a whole cached search. The timeout is rounded down, never up."""
-    step = max(0.01, math.floor(seconds * 100 + 1e-6) / 100)
+    if seconds < 0.01:  # the last moments of a deadline: exact, not kept
+        return client.options(request_timeout=max(seconds, 0.001))
+    step = math.floor(seconds * 100 + 1e-6) / 100
     key = (id(client), step)
     found = _timed.get(key)
     if found is not None and found[0] is client:

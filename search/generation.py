@@ -18,8 +18,9 @@ read of its socket, microseconds). Why this is as safe as the read it replaces:
   re-read every GENERATION_RECHECK_SECONDS, so a connection that silently stopped delivering can
   never keep a process on an old generation for longer than that.
 - A search in a transaction that bumped the generation itself (a view or a test that wrote
-  before searching) reads the row on its own connection, which sees its own uncommitted bump:
-  listening cannot know about it.
+  before searching) reads the row on its own connection, which sees its own uncommitted bump.
+  Values come from a sequence (migration 0008), so a rolled-back bump's value is never used
+  again: whatever was cached under it can never be served for a later index state.
 
 SEARCH["GENERATION_LISTEN"] = False switches listening off (e.g. behind a transaction-pooling
 PgBouncer, where LISTEN does not work): every search then reads the row.
@@ -39,21 +40,29 @@ log = logging.getLogger(__name__)
 
 _ROW_ID = 1
 CHANNEL = "search_generation"
+SEQUENCE = "search_generation_seq"
+# The listening connection lives long and idle, which firewalls and NATs drop silently: TCP
+# keepalives notice within seconds, and a request on a dead connection fails after 2 s instead
+# of TCP's ~15 minutes of retransmissions.
+KEEPALIVE = {"connect_timeout": 2, "keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 2,
+             "keepalives_count": 3, "tcp_user_timeout": 2000}
 
 
 def bump() -> None:
-    """Advance the generation; one UPDATE (the row is created by the migration). Its trigger
-    notifies every listening process when the transaction commits; this process takes the new
-    value at once (once committed), without waiting for its own notification."""
+    """Advance the generation; one upsert. Its trigger notifies every listening process when the
+    transaction commits; this process takes the new value at once (once committed), without
+    waiting for its own notification."""
+    table = IndexGeneration._meta.db_table
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {IndexGeneration._meta.db_table} SET value = value + 1 WHERE id = %s RETURNING value",
-                       [_ROW_ID])
-        row = cursor.fetchone()
-    if row is None:
-        row = (IndexGeneration.objects.get_or_create(id=_ROW_ID, defaults={"value": 1})[0].value,)
+        # Never a value used before (not even by a bump that was rolled back), and always above
+        # the committed one, whichever of two concurrent bumps got its number first.
+        cursor.execute(f"INSERT INTO {table} (id, value) VALUES (%s, nextval(%s)) ON CONFLICT (id) DO UPDATE "
+                       f"SET value = GREATEST({table}.value + 1, nextval(%s)) RETURNING value",
+                       [_ROW_ID, SEQUENCE, SEQUENCE])
+        value = cursor.fetchone()[0]
     if connection.in_atomic_block:
         _thread.bumped_in_transaction = True  # until it ends, this thread reads the row (latest())
-    transaction.on_commit(lambda: listener.saw(row[0], wait=True))  # at once in autocommit mode
+    transaction.on_commit(lambda: listener.saw(value, wait=True))  # at once in autocommit mode
 
 
 def current() -> int:
@@ -85,6 +94,8 @@ def latest() -> int:
 class Listener:
     """One LISTEN connection per process (made lazily, again after a fork), shared by its threads."""
 
+    reread_sql = f"SELECT value FROM {IndexGeneration._meta.db_table} WHERE id = %s"
+
     def __init__(self, clock=time.monotonic):
         self.clock = clock
         self.lock = threading.Lock()
@@ -97,7 +108,10 @@ class Listener:
     def value(self) -> int | None:
         """The latest generation, or None while not listening (the caller reads the row)."""
         recheck = settings.SEARCH["GENERATION_RECHECK_SECONDS"]
-        with self.lock:
+        # Another thread connecting or re-reading (network I/O): read the row instead of waiting.
+        if not self.lock.acquire(blocking=False):
+            return None
+        try:
             try:
                 if self.pid != os.getpid():  # a forked child must not share its parent's socket
                     self.pid, self.conn, self.generation = os.getpid(), None, None
@@ -120,15 +134,18 @@ class Listener:
                 self.close()
                 self.retry_at = self.clock() + recheck
                 return None
+        finally:
+            self.lock.release()
 
     def _check_notices(self) -> None:
-        """A server ending the session (terminated, shutting down) sends "FATAL: ..." first; poll()
-        reads it without an error and raises only on the next call, so look for it here."""
+        """A server ending the session sends a notice first ("FATAL: terminating connection ...",
+        "WARNING: terminating connection due to immediate shutdown"); poll() reads it without an
+        error and raises only on the next call. Nothing else sends notices to this idle
+        connection, so any notice counts as a broken connection (it reconnects, nothing lost)."""
         if self.conn.notices:
             notices = list(self.conn.notices)
             del self.conn.notices[:]
-            if any(n.startswith(("FATAL", "PANIC")) for n in notices):
-                raise ConnectionError(notices[-1].strip())
+            raise ConnectionError(notices[-1].strip())
 
     def saw(self, value: int, *, wait: bool = False) -> None:
         """A bump this process committed: no need to wait for its notification to search with it.
@@ -158,7 +175,7 @@ class Listener:
     def _connect(self) -> None:
         import psycopg2
 
-        params = connections["default"].get_connection_params()
+        params = {**connections["default"].get_connection_params(), **KEEPALIVE}
         self.conn = psycopg2.connect(**params)
         self.conn.autocommit = True
         with self.conn.cursor() as cursor:
@@ -167,10 +184,13 @@ class Listener:
     def _verify(self, now: float) -> None:
         """Read the row on the listening connection (after LISTEN, so no bump can fall between)."""
         with self.conn.cursor() as cursor:
-            cursor.execute(f"SELECT value FROM {IndexGeneration._meta.db_table} WHERE id = %s", [_ROW_ID])
+            cursor.execute(self.reread_sql, [_ROW_ID])
             row = cursor.fetchone()
-        self.conn.notifies.clear()  # older than (or the same as) what was just read
-        self.generation = row[0] if row else 0
+        # A bump committed after the SELECT's snapshot is notified at its end and collected here:
+        # keep the newest of both (the row is authoritative, even when lower: a restore).
+        heard = [int(n.payload) for n in self.conn.notifies]
+        del self.conn.notifies[:]
+        self.generation = max([(row[0] if row else None) or 0, *heard])
         self.verified = now
 
     def close(self) -> None:
@@ -183,3 +203,5 @@ class Listener:
 
 
 listener = Listener()
+# A fork while another thread holds the lock would leave the child's copy locked forever.
+os.register_at_fork(after_in_child=lambda: listener.__init__(listener.clock))

@@ -85,9 +85,14 @@ def alternatives_request(alts: list[Alternative], *, page: int, conf: dict) -> d
     return _body(alts, page=page, conf=conf)
 
 
-def suggestions_of(query: str, response: dict) -> tuple[dict, dict]:
-    """(suggest, aggregations) of a first answer, offsets in Python string indices."""
-    return in_code_points(query, response.get("suggest", {})), response.get("aggregations", {})
+def suggestions_of(body: dict, response: dict) -> tuple[dict, dict]:
+    """(suggest, aggregations) of an answer to `body`, offsets in Python string indices.
+
+    Offsets are UTF-16 positions in the text *sent* (words blanked one space per character, so
+    an emoji in a blanked word is one unit there and two in the query): converted against that
+    text, they are positions in the query too (blanking keeps Python lengths)."""
+    sent = body.get("suggest", {}).get("text", "")
+    return in_code_points(sent, response.get("suggest", {})), response.get("aggregations", {})
 
 
 def with_known(query: str, aggregations: dict, unknown: list[int], *, min_docs: int) -> dict:

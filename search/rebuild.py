@@ -357,6 +357,11 @@ def refresh_vocabulary(client) -> int | None:
     except Exception:  # noqa: BLE001 - Elasticsearch or PostgreSQL refusing: the rebuild itself succeeded
         log.warning("could not read the known-word vocabulary; searches ask Elasticsearch until the next reindex",
                     exc_info=True)
+        try:  # the previous one describes other indices: searches must not trust it
+            vocabulary.drop()
+            generation.bump()
+        except Exception:  # noqa: BLE001
+            log.exception("could not drop the previous known-word vocabulary")
         return None
     generation.bump()
     return words

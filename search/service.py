@@ -189,7 +189,8 @@ def _suggestions(result: SearchResult, executor: Executor, gen: int | None, *, o
     if cached is not None:
         result.word_cache_hit = True
         return cached
-    suggest, aggregations = plan.suggestions_of(query, executor.search(plan.suggest_request(query, only, conf=conf)))
+    body = plan.suggest_request(query, only, conf=conf)
+    suggest, aggregations = plan.suggestions_of(body, executor.search(body))
     wordcache.store(query, suggest, aggregations, generation=gen, options=options, seconds=seconds, only=only)
     return suggest, aggregations
 
@@ -203,8 +204,9 @@ def _run_without_vocabulary(result: SearchResult, executor: Executor, gen: int |
     response = None
     cached_words = wordcache.lookup(query, generation=gen, options=options, seconds=word_seconds)
     if cached_words is None:
-        response = executor.search(plan.first_request(query, page=result.page, conf=conf))
-        suggest, aggregations = plan.suggestions_of(query, response)
+        body = plan.first_request(query, page=result.page, conf=conf)
+        response = executor.search(body)
+        suggest, aggregations = plan.suggestions_of(body, response)
         wordcache.store(query, suggest, aggregations, generation=gen, options=options, seconds=word_seconds)
     else:
         suggest, aggregations = cached_words

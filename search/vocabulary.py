@@ -7,18 +7,23 @@ lets a correctly spelled query cost one plain search, and a misspelled one ask t
 its unknown words only (search/plan.py).
 
 Built from the index itself, so it matches its analysis exactly: `reindex` runs one terms
-aggregation per searched field's `exact` sub-field over the live aliases after the swap (and
-`reindex --vocabulary` alone), keeping words with at least KNOWN_WORD_MIN_DOCS documents in that
-field. The fielddata this loads is frequency-filtered in the mapping (search/documents.py) and
-cleared right after. "In one field" is a lower bound of what the full path counts (documents
-holding the word in any field), so the vocabulary never knows a word the full path would correct:
-it changes the cost of a search, not its answer.
+aggregation per searched field's `exact` sub-field over the live aliases after the swap, keeping
+words with at least KNOWN_WORD_MIN_DOCS documents in that field; `reindex --vocabulary` does only
+this (the compose scheduler runs it hourly). The fielddata this loads is frequency-filtered in the
+mapping (search/documents.py) and cleared right after.
+
+What it promises: every word it knows was, when it was built, held by at least that many
+documents in one field, which is a lower bound of the count the full path makes (documents
+holding the word in any field). So at build time it never knows a word the full path would
+correct: it changes the cost of a search, not its answer. It knows a *subset* of those words: the
+frequency filter counts per segment, so a word spread thinly over segments is left out (its
+queries take the full path: same answer, one request more; 14% of them on the corpus). Between
+builds it ages: a word that becomes common is not known yet (full path, same answer), and a word
+whose documents are deleted stays known, so a typo of it is no longer corrected until the next
+build (the hourly refresh bounds that).
 
 Stored in PostgreSQL (search.models.Vocabulary) as sorted 8-byte hashes, 8 bytes a word; each
-process reloads it only when the index generation moved *and* the stored row changed. Between
-rebuilds a word that becomes common is simply not known yet (its query takes the full path: the
-same answer, one request more); a word whose documents are all deleted stays known until the next
-`reindex`.
+process reloads it only when the index generation moved *and* the stored row changed.
 """
 import hashlib
 import logging
@@ -107,6 +112,12 @@ def rebuild(client) -> int:
     Vocabulary.objects.update_or_create(prefix=settings.SEARCH["INDEX_PREFIX"],
                                         defaults={"min_docs": min_docs, "words": pack(words), "size": len(words)})
     return len(words)
+
+
+def drop() -> None:
+    from search.models import Vocabulary
+
+    Vocabulary.objects.filter(prefix=settings.SEARCH["INDEX_PREFIX"]).delete()
 
 
 def exists() -> bool:

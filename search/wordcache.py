@@ -43,6 +43,16 @@ def lookup(query: str, *, generation: int, options: dict, seconds: int,
     return suggest, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
 
 
+def _inside(entry: dict, query: str, start: int, end: int) -> bool:
+    """The entry lies wholly inside the word and is its text: a misplaced entry (offsets gone
+    wrong) must never be cached under a word for every later query to reuse. A word whose
+    entries are not all provably its own is not cached at all (an entry that is not the word's
+    text as typed may also be a folded "café" or a possessive "jekyll's": one request more)."""
+    offset, length = int(entry["offset"]), int(entry["length"])
+    return (start <= offset and offset + length <= end
+            and str(entry.get("text", "")).lower() == query[offset:offset + length].lower())
+
+
 def store(query: str, suggest: dict, aggregations: dict, *, generation: int, options: dict, seconds: int,
           only: list[int] | None = None) -> None:
     """Split a response's suggestions and counts by word (only the words at the indices `only`,
@@ -54,11 +64,13 @@ def store(query: str, suggest: dict, aggregations: dict, *, generation: int, opt
     for i, (start, end, word) in enumerate(words(query)):
         if only is not None and i not in only:
             continue
-        entries = {}
-        for name in suggest:
-            entries[name] = [
-                (e["text"], e["offset"] - start, e["length"], [(o["text"], o["score"]) for o in e.get("options", [])])
-                for e in suggest[name] if start <= e["offset"] < end
-            ]
+        mine = {name: [e for e in suggest[name] if start <= int(e["offset"]) < end] for name in suggest}
+        if not all(_inside(e, query, start, end) for found in mine.values() for e in found):
+            continue  # not provably this word's (folded or possessive tokens too): not cached
+        entries = {
+            name: [(e["text"], e["offset"] - start, e["length"], [(o["text"], o["score"]) for o in e.get("options", [])])
+                   for e in found]
+            for name, found in mine.items()
+        }
         values[_key(word, generation=generation, options=options)] = (buckets.get(f"w{i}", {}).get("doc_count", 0), entries)
     guarded(lambda: backend().set_many(values, seconds))

@@ -3,6 +3,7 @@ a committed bump reaches every listening process, a rolled-back one none; a brok
 listener costs at most GENERATION_RECHECK_SECONDS before the row is read again; a search inside
 a transaction sees its own uncommitted bump."""
 import select
+import threading
 
 import psycopg2
 import pytest
@@ -107,16 +108,42 @@ def test_this_process_takes_its_own_committed_bump_at_once():
     generation.listener.close()
     before = generation.latest()
     generation.bump()  # autocommit: committed when it returns
-    assert generation.latest() == before + 1  # without waiting for the notification
+    assert generation.latest() == generation.current() > before
 
 
 def test_inside_a_transaction_a_search_sees_its_own_uncommitted_bump():
     before = generation.latest()
     with transaction.atomic():
         generation.bump()
-        assert generation.latest() == before + 1
+        inside = generation.latest()
+        assert inside > before
         transaction.set_rollback(True)
     assert generation.latest() == before
+    generation.bump()  # a rolled-back value is never used again: nothing cached under it can match
+    assert generation.latest() not in (before, inside)
+
+
+def test_a_notification_arriving_during_the_periodic_reread_is_kept(other, listeners, settings):
+    """A bump committed while the listener re-reads the row (after the read's snapshot) is
+    notified at the end of that read: it must not be thrown away with the read's result."""
+    bump_elsewhere(other)  # the row exists (transactional tests start from empty tables)
+    clock = Clock()
+    listener = listeners(clock)
+    listener.value()
+    listener.reread_sql = "SELECT (SELECT value FROM search_indexgeneration WHERE id = %s) FROM pg_sleep(0.5)"  # slow
+    clock.now += settings.SEARCH["GENERATION_RECHECK_SECONDS"]
+    bumper = threading.Timer(0.2, bump_elsewhere, args=(other,))  # commits 0.2 s into it
+    bumper.start()
+    value = listener.value()
+    bumper.join()
+    assert value == generation.current()  # not the value the read's snapshot saw
+
+
+def test_a_warning_before_the_server_goes_away_counts_as_broken(listeners):
+    listener = listeners()
+    listener.value()
+    listener.conn.notices.append("WARNING:  terminating connection due to immediate shutdown command\n")
+    assert listener.value() is None  # reads the row instead of trusting a dying connection
 
 
 def test_listening_can_be_switched_off(settings, django_assert_num_queries):

@@ -59,7 +59,7 @@ def offline(settings, monkeypatch):
     """No result cache; the word cache in local memory; the generation without PostgreSQL; no
     known-word vocabulary (as before the first `reindex`)."""
     settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0, "WORD_CACHE_SECONDS": 60}
-    monkeypatch.setattr(generation, "current", lambda: 7)
+    monkeypatch.setattr(generation, "latest", lambda: 7)  # never PostgreSQL (not even the listener)
     monkeypatch.setattr(vocabulary, "known_words", lambda gen: None)
 
 

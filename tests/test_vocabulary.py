@@ -1,7 +1,8 @@
 """The known-word vocabulary (search/vocabulary.py) on real services: read from the index by
 `reindex`, it only ever saves requests, never changes an answer.
 
-- it holds the words at least KNOWN_WORD_MIN_DOCS documents hold in one field, and no others;
+- it holds words at least KNOWN_WORD_MIN_DOCS documents hold in one field, and no others (a subset
+  of them: the mapping's frequency filter counts per segment; these fixtures are one segment);
 - with it, every query gets the same alternatives and hits as without it (the full path), typos,
   rare words, punctuation and accents included, in fewer round trips;
 - a word that becomes common after the rebuild is not known yet, and is still found;
@@ -88,3 +89,24 @@ def test_without_a_stored_vocabulary_searches_take_the_full_path(blog):
     assert vocabulary.known_words(generation.current()) is None
     result = search("firefox", use_cache=False)
     assert result.hits and result.round_trips == 1
+
+
+def test_an_emoji_in_a_blanked_word_does_not_shift_suggestions_into_the_word_cache(blog):
+    """Offsets are UTF-16 positions in the text sent, where a blanked word's emoji is one space."""
+    long_word = "x" * 28 + "😀😀😀"  # longer than MAX_SUGGEST_WORD_LENGTH: blanked for the suggesters
+    first = search(f"{long_word} firefix zepelin", use_cache=False)
+    assert all(a.text.split()[1:] in (["firefix", "zepelin"], ["firefox", "zepelin"], ["firefix", "zeppelin"],
+                                      ["firefox", "zeppelin"]) for a in first.alternatives), first.alternatives
+    assert "firefox" in [a.text for a in search("firefix", use_cache=False).alternatives]  # from the word cache
+    assert "zeppelin" in [a.text for a in search("zepelin", use_cache=False).alternatives]
+
+
+def test_a_word_spread_over_segments_may_be_left_out_but_is_still_found(blog, live):
+    """The frequency filter counts per segment: three syncs make three segments."""
+    for i in range(3):
+        with live():
+            make_post(f"Wombat notes {i}", "wombat")
+    call_command("reindex", "--vocabulary")
+    result = search("wombat", use_cache=False)
+    assert result.total == 3  # known or not, the same answer
+    assert result.round_trips == (1 if "wombat" in vocabulary.known_words(generation.current()) else 2)

@@ -43,7 +43,7 @@ class Command(BaseCommand):
                 if not outdated:
                     self.stdout.write("Search indices exist; nothing to do (drop --if-missing to rebuild).")
                     if not known_words.exists():
-                        self.refresh_vocabulary()
+                        self.refresh_vocabulary(required=False)
                     return self.apply_pending()
                 self.stdout.write(f"Search indices built by an older release ({', '.join(outdated)}): rebuilding.")
             show = verbosity > 0 and not no_progress
@@ -71,10 +71,14 @@ class Command(BaseCommand):
             f"document(s) of hidden or deleted rows, applied {report.pending_applied} pending."
         ))
 
-    def refresh_vocabulary(self):
+    def refresh_vocabulary(self, *, required: bool = True):
         words = refresh_vocabulary(bulk_client())
         if words is None:
-            raise CommandError("could not read the known-word vocabulary (see the log); searches stay right, but slower")
+            message = "could not read the known-word vocabulary (see the log); searches stay right, but slower"
+            if required:
+                raise CommandError(message)
+            self.stderr.write(f"Warning: {message}")
+            return
         self.stdout.write(self.style.SUCCESS(f"Known-word vocabulary: {words:,} words."))
 
     def apply_pending(self):
