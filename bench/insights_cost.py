@@ -1,6 +1,6 @@
 """What the search log costs per search in CPU time, measured in-process so that other load on the
-shared machine barely moves it (bench/insights_cpu.py measures the same end to end over HTTP, and
-bench/load.py as requests/s).
+shared machine barely moves it (bench/load.py measures requests/s over HTTP, which other jobs on
+the machine move by more than the log costs).
 
     .venv/bin/python bench/insights_cost.py [--rate 900] [--seconds 8] [--rounds 4]
 
@@ -29,7 +29,31 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.insights_cpu import _stat, tree_cpu  # noqa: E402
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds of the process and its reaped children), or None when it is gone."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = raw[raw.rindex(")") + 2:].split()  # after "pid (comm) "; fields[0] is the state
+    return int(fields[1]), sum(int(f) for f in fields[11:15]) / TICK  # utime stime cutime cstime
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of `root` and every live descendant (each with its reaped children)."""
+    stats = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (s := _stat(int(entry))) is not None:
+            stats[int(entry)] = s
+    members, grew = {root}, True
+    while grew:
+        more = {pid for pid, (ppid, _) in stats.items() if ppid in members} - members
+        members |= more
+        grew = bool(more)
+    return sum(stats[pid][1] for pid in members if pid in stats)
 
 
 def main():
