@@ -273,8 +273,9 @@ SEARCH = {
 INSIGHTS = {
     # Off: nothing is logged, no query id is handed out, the click endpoint records nothing.
     "ENABLED": env_bool("INSIGHTS_ENABLED", True),
-    # In-process buffer: written in one batch (COPY) when BATCH_SIZE entries wait or every FLUSH_SECONDS
-    # (and at exit); past BUFFER_MAX entries (PostgreSQL unreachable) new ones are dropped and counted.
+    # In-process buffer (identical searches waiting share a row that counts them): written in one batch
+    # (COPY) when BATCH_SIZE rows wait or every FLUSH_SECONDS (and at exit); past BUFFER_MAX searches
+    # waiting (PostgreSQL unreachable) new ones are dropped and counted.
     "BATCH_SIZE": 500,
     "FLUSH_SECONDS": 2.0,
     "BUFFER_MAX": 20_000,

@@ -56,7 +56,7 @@ def safe_cell(value) -> str:
 
 @admin.register(SearchLog)
 class SearchLogAdmin(ReadOnly):
-    list_display = ("created", "query", "source", "page", "total", "showing_for", "elapsed_ms", "cached")
+    list_display = ("created", "query", "source", "searches", "page", "total", "showing_for", "cached")
     list_filter = ("source", "cached", "strategy")
     search_fields = ("query",)
     date_hierarchy = "created"
@@ -123,7 +123,7 @@ class SearchLogAdmin(ReadOnly):
 
 @admin.register(SearchClick)
 class SearchClickAdmin(ReadOnly):
-    list_display = ("created", "token", "position", "url")
+    list_display = ("created", "token", "search", "position", "url")
     date_hierarchy = "created"
 
 

@@ -65,14 +65,15 @@ def within_rate(client_address: str) -> bool:
     return count <= settings.INSIGHTS["CLICK_RATE_PER_MINUTE"]
 
 
-def store(token: str, pos: int, url: str) -> bool:
-    """Records the click once; True when it was new. A database failure is logged, never raised:
-    the no-JavaScript redirect must lead the reader on whatever happens to the statistics."""
+def store(token: str, search: str, pos: int, url: str) -> bool:
+    """Records the click (of the search `search` counted by the row `token`) once; True when it
+    was new. A database failure is logged, never raised: the no-JavaScript redirect must lead the
+    reader on whatever happens to the statistics."""
     try:
         with connection.cursor() as cursor:
             cursor.execute(
-                "INSERT INTO insights_searchclick (token, position, url) VALUES (%s, %s, %s) "
-                "ON CONFLICT (token, position) DO NOTHING", [token, pos, url])
+                "INSERT INTO insights_searchclick (token, search, position, url) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT (token, search, position) DO NOTHING", [token, search, pos, url])
             return cursor.rowcount == 1
     except DatabaseError:
         log.warning("search log: a click could not be recorded", exc_info=True)

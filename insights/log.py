@@ -1,8 +1,9 @@
 """record(): the one call the search views make to log a search they served.
 
-It builds a tuple from the search() result object and hands it to the in-process buffer
-(insights/buffer.py); no database work happens on the request path. It returns the query id
-the page passes on to clicks, or None when the log is off or nothing was searched.
+It hands the in-process buffer (insights/buffer.py) the search's fields from the search()
+result object and signs a query id with the token of the row that will count it; no database
+work happens on the request path. It returns the query id the page passes on to clicks, or None
+when the log is off, nothing was searched, or the buffer is full.
 """
 import re
 from urllib.parse import urlencode
@@ -28,14 +29,14 @@ def instant_burst(params) -> tuple[str, int] | None:
 
 def record(result, *, source: str, burst: tuple[str, int] | None = None) -> str | None:
     """Logs a search served (a search() result) from `source`; returns its query id for clicks."""
-    if not settings.INSIGHTS["ENABLED"] or not result.query:
+    conf = settings.INSIGHTS
+    if not conf["ENABLED"] or not result.query:
         return None
-    token, query_id = tokens.issue()
     burst_id, seq = burst if burst else (None, 0)
-    buffer.add((token, SearchLog.INSTANT if burst else source, burst_id, seq, result.query, result.page,
-                result.total, result.strategy, result.showing_for, result.round_trips, result.took_ms,
-                float(result.elapsed_ms), bool(result.cached)))
-    return query_id
+    token = buffer.add((SearchLog.INSTANT if burst else source, burst_id, seq, result.query, result.page, result.total,
+                        result.strategy, result.showing_for, result.round_trips, result.took_ms, bool(result.cached)),
+                       float(result.elapsed_ms), conf)
+    return None if token is None else tokens.query_id(token)
 
 
 def result_links(result, query_id: str | None) -> list[tuple]:

@@ -13,11 +13,13 @@ from django.db import connection
 
 from insights.models import DailyStat
 
-# Each log row joined to its clicks (count and sum of positions), from `start` on.
+# Each log row joined to its clicks: the searches of the row that were clicked (a click quotes
+# its search's own part of the query id), the clicks and the sum of their positions; from `start` on.
+# A row counts `searches` identical searches: every figure sums it, never counts rows.
 _WITH_CLICKS = """
     FROM insights_searchlog l
-    LEFT JOIN (SELECT token, count(*) AS n, sum(position) AS pos_sum FROM insights_searchclick
-               WHERE created >= %(start)s GROUP BY token) c ON c.token = l.token
+    LEFT JOIN (SELECT token, count(DISTINCT search) AS searches, count(*) AS n, sum(position) AS pos_sum
+               FROM insights_searchclick WHERE created >= %(start)s GROUP BY token) c ON c.token = l.token
     WHERE l.created >= %(start)s AND l.created < %(end)s
 """
 
@@ -58,15 +60,17 @@ def _params(period: Period, limit: int | None = None) -> dict:
 def top_queries(period: Period, limit: int | None = None) -> list[dict]:
     """The most searched queries (case folded), with how often they found nothing and were clicked."""
     return _rows(f"""
-        SELECT lower(l.query) AS query, count(*) AS searches, count(*) FILTER (WHERE l.total = 0) AS zero_results,
-               count(c.token) AS clicked, round(100.0 * count(c.token) / count(*), 1)::float AS ctr_percent
+        SELECT lower(l.query) AS query, sum(l.searches) AS searches,
+               coalesce(sum(l.searches) FILTER (WHERE l.total = 0), 0) AS zero_results,
+               coalesce(sum(c.searches), 0)::bigint AS clicked,
+               round(100.0 * coalesce(sum(c.searches), 0) / sum(l.searches), 1)::float AS ctr_percent
         {_WITH_CLICKS} GROUP BY 1 ORDER BY searches DESC, query LIMIT %(limit)s""", _params(period, limit))
 
 
 def no_results(period: Period, limit: int | None = None) -> list[dict]:
     """Queries that found nothing: the posts readers wanted and the blog lacks."""
     return _rows("""
-        SELECT lower(query) AS query, count(*) AS searches, max(created) AS last_seen
+        SELECT lower(query) AS query, sum(searches) AS searches, max(created) AS last_seen
         FROM insights_searchlog WHERE created >= %(start)s AND created < %(end)s AND total = 0
         GROUP BY 1 ORDER BY searches DESC, last_seen DESC LIMIT %(limit)s""", _params(period, limit))
 
@@ -74,23 +78,32 @@ def no_results(period: Period, limit: int | None = None) -> list[dict]:
 def corrections(period: Period, limit: int | None = None) -> list[dict]:
     """The corrections shown most often ("Showing results for ..."): typed -> shown, n times."""
     return _rows("""
-        SELECT lower(query) AS typed, lower(showing_for) AS shown, count(*) AS times
+        SELECT lower(query) AS typed, lower(showing_for) AS shown, sum(searches) AS times
         FROM insights_searchlog WHERE created >= %(start)s AND created < %(end)s AND showing_for <> ''
         GROUP BY 1, 2 ORDER BY times DESC, typed LIMIT %(limit)s""", _params(period, limit))
 
 
 def daily_from_log(period: Period) -> list[dict]:
-    """Per-day figures computed from the log rows (the same shape as DailyStat)."""
+    """Per-day figures computed from the log rows (the same shape as DailyStat); the percentiles
+    are over every search's own time."""
     return _rows(f"""
-        SELECT (l.created AT TIME ZONE 'UTC')::date AS day, count(*) AS searches,
-               count(*) FILTER (WHERE l.total = 0) AS zero_results,
-               count(*) FILTER (WHERE l.showing_for <> '') AS corrected,
-               count(*) FILTER (WHERE l.cached) AS cached,
-               count(c.token) AS clicked_searches, coalesce(sum(c.n), 0)::bigint AS clicks,
-               coalesce(sum(c.pos_sum), 0)::bigint AS position_sum,
-               percentile_cont(0.5) WITHIN GROUP (ORDER BY l.elapsed_ms) AS p50_ms,
-               percentile_cont(0.95) WITHIN GROUP (ORDER BY l.elapsed_ms) AS p95_ms
-        {_WITH_CLICKS} GROUP BY 1 ORDER BY 1""", _params(period))
+        WITH counts AS (
+            SELECT (l.created AT TIME ZONE 'UTC')::date AS day, sum(l.searches) AS searches,
+                   coalesce(sum(l.searches) FILTER (WHERE l.total = 0), 0) AS zero_results,
+                   coalesce(sum(l.searches) FILTER (WHERE l.showing_for <> ''), 0) AS corrected,
+                   coalesce(sum(l.searches) FILTER (WHERE l.cached), 0) AS cached,
+                   coalesce(sum(c.searches), 0)::bigint AS clicked_searches, coalesce(sum(c.n), 0)::bigint AS clicks,
+                   coalesce(sum(c.pos_sum), 0)::bigint AS position_sum
+            {_WITH_CLICKS} GROUP BY 1
+        ), times AS (
+            SELECT (created AT TIME ZONE 'UTC')::date AS day,
+                   percentile_cont(0.5) WITHIN GROUP (ORDER BY t) AS p50_ms,
+                   percentile_cont(0.95) WITHIN GROUP (ORDER BY t) AS p95_ms
+            FROM insights_searchlog, unnest(elapsed_ms) AS t
+            WHERE created >= %(start)s AND created < %(end)s GROUP BY 1
+        )
+        SELECT counts.*, times.p50_ms, times.p95_ms FROM counts LEFT JOIN times USING (day) ORDER BY day""",
+                 _params(period))
 
 
 DAILY_FIELDS = ("searches", "zero_results", "corrected", "cached", "clicked_searches", "clicks", "position_sum",

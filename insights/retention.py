@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Sum
 
 from insights.models import DailyStat, SearchClick, SearchLog
 from insights.reports import DAILY_FIELDS, Period, daily_from_log
@@ -44,7 +45,9 @@ def prune(today: date | None = None) -> Pruned:
     start = datetime.combine(cutoff, datetime.min.time(), tzinfo=UTC)
     with transaction.atomic():
         days = roll_up(today)
-        searches, _ = SearchLog.objects.filter(created__lt=start).delete()
+        old = SearchLog.objects.filter(created__lt=start)
+        searches = old.aggregate(n=Sum("searches"))["n"] or 0  # a row may count several searches
+        old.delete()
         clicks, _ = SearchClick.objects.filter(created__lt=start).delete()
     log.info("search log pruned before %s: %d searches, %d clicks deleted; %d days summed up", cutoff, searches, clicks, days)
     return Pruned(days_kept=days, searches=searches, clicks=clicks, cutoff=cutoff)

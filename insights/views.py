@@ -43,13 +43,13 @@ def click(request):
     pos = clicks.position(params.get("pos", ""))
     if target is None or pos is None:
         return HttpResponseBadRequest("not a result of this site", content_type="text/plain")
-    token = tokens.verify(params.get("id", "")) if settings.INSIGHTS["ENABLED"] else None
-    if token is None:
+    verified = tokens.verify(params.get("id", "")) if settings.INSIGHTS["ENABLED"] else None  # (token, search)
+    if verified is None:
         outcome = HttpResponseBadRequest("unknown query id", content_type="text/plain")
     elif not clicks.within_rate(request.META.get("REMOTE_ADDR", "")):
         outcome = HttpResponse("too many clicks", status=429, content_type="text/plain")
     else:
-        clicks.store(token, pos, target)
+        clicks.store(*verified, pos, target)
         outcome = HttpResponse(status=204)
     if request.method == "GET":
         return HttpResponseRedirect(target)

@@ -63,15 +63,16 @@ def test_a_results_page_search_is_logged_once_with_what_the_search_did(client, c
     [row] = logged()
     assert (row.source, row.query, row.page, row.burst) == ("page", "firefix", 1, None)
     assert row.showing_for == "firefox" and row.total >= 2 and row.round_trips >= 1
-    assert row.strategy in ("match_phrase", "match") and row.elapsed_ms > 0 and row.cached is False
+    assert row.strategy in ("match_phrase", "match") and row.cached is False
+    assert row.searches == 1 and len(row.elapsed_ms) == 1 and row.elapsed_ms[0] > 0
     # The time is PostgreSQL's (a column default), not the application's clock.
     with connection.cursor() as cursor:
         cursor.execute("SELECT now()")
         db_now = cursor.fetchone()[0]
     assert abs((db_now - row.created).total_seconds()) < 5
-    # The page quotes the row's query id: the signed form of its token.
+    # The page quotes the search's query id: the signed form of its row's token and its own part.
     query_id = response.context["query_id"]
-    assert tokens.verify(query_id) == row.token
+    assert tokens.verify(query_id)[0] == row.token
     assert f'data-query-id="{query_id}"' in response.content.decode()
 
 
@@ -80,7 +81,7 @@ def test_the_api_logs_its_source_and_hands_out_the_query_id(client, corpus):
     data = api(client, "jekyl")
     [row] = logged()
     assert (row.source, row.query, row.showing_for) == ("api", "jekyl", "jekyll")
-    assert tokens.verify(data["query_id"]) == row.token
+    assert tokens.verify(data["query_id"])[0] == row.token
 
 
 @pytest.mark.django_db
@@ -90,6 +91,25 @@ def test_a_cached_answer_is_logged_as_cached(client, corpus):
     first, second = logged()
     assert (first.cached, second.cached) == (False, True)
     assert first.token != second.token
+
+
+@pytest.mark.django_db
+def test_repeated_cached_searches_share_a_row_and_are_clicked_apart(client, corpus):
+    api(client, "firefox")  # answered by Elasticsearch: a row of its own
+    ids = [api(client, "firefox")["query_id"] for _ in range(3)]
+    assert len(set(ids)) == 3  # every search its own query id...
+    uncached, cached = logged()
+    assert (uncached.searches, uncached.cached, cached.searches, cached.cached) == (1, False, 3, True)
+    assert len(cached.elapsed_ms) == 3 and all(t > 0 for t in cached.elapsed_ms)
+    assert {tokens.verify(i)[0] for i in ids} == {cached.token}  # ...quoting the row that counts it
+    url = api(client, "firefox")["results"][0]["url"]
+    for query_id in (ids[0], ids[1], ids[1]):  # two searches clicked, one of them twice
+        assert click(client, query_id, 1, url).status_code == 204
+    assert SearchClick.objects.count() == 2
+    [top] = reports.top_queries(reports.Period.last_days(1))
+    assert (top["searches"], top["clicked"], top["ctr_percent"]) == (4, 2, 50.0)  # a 5th search waits in the buffer
+    # The next batch's searches are another row.
+    assert [r.searches for r in logged()] == [1, 3, 1]
 
 
 @pytest.mark.django_db
@@ -111,7 +131,7 @@ def test_instant_typing_records_one_search_the_last_query_of_the_burst(client, c
     api(client, "firefi", burst=burst, seq=5)
     [row] = logged()
     assert (row.source, row.query, row.seq, row.showing_for) == ("instant", "firefix", 6, "firefox")
-    assert row.token == tokens.verify(ids[-1])
+    assert row.token == tokens.verify(ids[-1])[0]
     # The next burst is another search.
     api(client, "jekyl", burst="ffffeeeeddddccccbbbbaaaa", seq=1)
     assert [r.query for r in logged()] == ["firefix", "jekyl"]
@@ -154,11 +174,23 @@ def test_the_setting_turns_the_log_off(client, corpus, settings):
     assert not SearchClick.objects.exists()
 
 
+@pytest.mark.django_db
+def test_every_log_column_keeps_a_small_statistics_sample():
+    """autovacuum ANALYZEs the growing log often; its sample size follows the largest target of any
+    column (insights/migrations/0003), so a new column must get the small target too."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT attname, attstattarget FROM pg_attribute WHERE attrelid = 'insights_searchlog'::regclass "
+                       "AND attnum > 0 AND NOT attisdropped")
+        targets = dict(cursor.fetchall())
+    assert set(targets) == {f.column for f in SearchLog._meta.concrete_fields}
+    assert set(targets.values()) == {10}, targets
+
+
 # ---------------------------------------------------------------- the buffer
 
-def entry(query: str, burst=None, seq=0) -> tuple:
-    token, _ = tokens.issue()
-    return (token, "api", burst, seq, query, 1, 3, "match_phrase", "", 1, 4, 5.0, False)
+def entry(query: str, burst=None, seq=0, elapsed=5.0) -> tuple:
+    """What record() hands the buffer: the key (insights.buffer.KEY) and the time."""
+    return ("api", burst, seq, query, 1, 3, "match_phrase", "", 1, 4, False), elapsed
 
 
 @pytest.mark.django_db
@@ -166,8 +198,10 @@ def test_the_buffer_is_bounded_and_counts_what_it_drops(settings):
     settings.INSIGHTS = {**settings.INSIGHTS, "BUFFER_MAX": 3}
     own = LogBuffer()
     for i in range(5):
-        own.add(entry(f"q{i}"))
+        own.add(*entry(f"q{i}"))
     assert (own.pending(), own.dropped) == (3, 2)
+    own.add(*entry("q0"))  # a search that would share a waiting row counts against the bound too
+    assert (own.pending(), own.dropped) == (3, 3)
     assert own.flush() == 3 and own.pending() == 0
     assert sorted(SearchLog.objects.values_list("query", flat=True)) == ["q0", "q1", "q2"]
 
@@ -176,8 +210,8 @@ def test_the_buffer_is_bounded_and_counts_what_it_drops(settings):
 def test_any_text_survives_the_batched_write():
     texts = ["C:\\temp\\new", "tab\there", "line\nbreak\r", "quote ' \" ;", "emoji 🦊 ü", "\\N", "NULL", ""]
     for text in texts:
-        buffer.add(entry(text))
-    buffer.add(entry("burst \\ \t text", burst="b" * 12, seq=1))  # the upserting INSERT
+        buffer.add(*entry(text))
+    buffer.add(*entry("burst \\ \t text", burst="b" * 12, seq=1))  # the upserting INSERT
     assert buffer.flush() == len(texts) + 1
     assert sorted(SearchLog.objects.values_list("query", flat=True)) == sorted(texts + ["burst \\ \t text"])
 
@@ -187,7 +221,7 @@ def test_the_writer_thread_writes_a_full_batch_without_being_asked(settings):
     settings.INSIGHTS = {**settings.INSIGHTS, "BATCH_SIZE": 3, "FLUSH_SECONDS": 3600}
     own = LogBuffer()
     for i in range(3):
-        own.add(entry(f"batch{i}"))
+        own.add(*entry(f"batch{i}"))
     deadline = time.monotonic() + 10
     while SearchLog.objects.filter(query__startswith="batch").count() < 3 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -196,7 +230,7 @@ def test_the_writer_thread_writes_a_full_batch_without_being_asked(settings):
     # ...and one that waits less than a batch after FLUSH_SECONDS.
     settings.INSIGHTS = {**settings.INSIGHTS, "BATCH_SIZE": 100, "FLUSH_SECONDS": 0.2}
     own.wake()
-    own.add(entry("timed"))
+    own.add(*entry("timed"))
     deadline = time.monotonic() + 10
     while not SearchLog.objects.filter(query="timed").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -208,7 +242,8 @@ def test_the_writer_thread_writes_a_full_batch_without_being_asked(settings):
 @pytest.mark.django_db
 def test_a_batch_that_cannot_be_written_is_dropped_without_raising(caplog):
     own = LogBuffer()
-    own.add(entry("x" * 10, burst="not-unique-but-fine", seq=1)[:-1] + ("not a boolean",))
+    key, elapsed = entry("x" * 10, burst="not-unique-but-fine", seq=1)
+    own.add(key[:-1] + ("not a boolean",), elapsed)
     assert own.flush() == 0 and own.pending() == 0
     assert "could not be written" in caplog.text
 
@@ -222,7 +257,7 @@ def test_a_click_is_recorded_once(client, corpus):
     assert click(client, data["query_id"], 2, url).status_code == 204
     assert click(client, data["query_id"], 2, url).status_code == 204  # the same beacon again
     [row] = SearchClick.objects.all()
-    assert (row.token, row.position, row.url) == (tokens.verify(data["query_id"]), 2, url)
+    assert (row.token, row.search, row.position, row.url) == (*tokens.verify(data["query_id"]), 2, url)
 
 
 @pytest.mark.django_db
@@ -244,11 +279,13 @@ def test_the_no_javascript_link_records_the_click_and_redirects_to_the_post(clie
 def test_the_click_endpoint_refuses_ids_the_server_did_not_issue(client, corpus, settings):
     data = api(client, "firefox")
     url = data["results"][0]["url"]
-    token, issued, signature = data["query_id"].split(".")
+    token, search, issued, signature = data["query_id"].split(".")
     forged = [
-        "", "abc", "x" * 40, f"{token}.{issued}.{'A' * len(signature)}",  # wrong signature
-        f"{'B' * 16}.{issued}.{signature}",  # another token under this signature
-        f"{token}.{int(issued, 16) + 1:x}.{signature}",  # another time
+        "", "abc", "x" * 40, f"{token}.{search}.{issued}.{'A' * len(signature)}",  # wrong signature
+        f"{'B' * 16}.{search}.{issued}.{signature}",  # another token under this signature
+        f"{token}.{'0' * 12}.{issued}.{signature}",  # another search
+        f"{token}.{search}.{int(issued, 16) + 1:x}.{signature}",  # another time
+        f"{token}.{issued}.{signature}",  # the old three-part form
         tokens.issue(now=time.time() - settings.INSIGHTS["CLICK_MAX_AGE_SECONDS"] - 120)[1],  # expired
     ]
     for query_id in forged:
@@ -332,6 +369,68 @@ def test_report_figures(client, corpus):
     s = reports.summary(reports.daily(period))
     assert (s["searches"], s["zero_results"], s["corrected"], s["clicks"], s["mean_position"]) == (4, 1, 3, 1, 2.0)
     assert s["click_through_rate"] == 0.25
+
+
+# (query, total, shown correction, elapsed ms) of seven searches; clicks by search index and position.
+SEARCHES = [("firefix", 3, "firefox", 1.0), ("firefix", 3, "firefox", 2.0), ("Firefix", 3, "firefox", 3.0),
+            ("firefix", 3, "firefox", 4.0), ("qwxzv", 0, "", 10.0), ("qwxzv", 0, "", 100.0), ("jekyll", 5, "", 0.5)]
+CLICKS = [(0, 1), (1, 1), (1, 2), (1, 2), (4, 3)]
+
+
+def log_searches(*, one_row_each: bool):
+    ids = []
+    for query, total, shown, elapsed in SEARCHES:
+        token = buffer.add(("api", None, 0, query, 1, total, "match_phrase", shown, 1, 4, True), elapsed)
+        ids.append(tokens.query_id(token))
+        if one_row_each:
+            buffer.flush()
+    buffer.flush()
+    for i, position in CLICKS:
+        clicks.store(*tokens.verify(ids[i]), position, "/post/a/")
+
+
+def report_figures() -> tuple:
+    period = reports.Period.last_days(1)
+    no_results = [{k: v for k, v in row.items() if k != "last_seen"} for row in reports.no_results(period)]
+    return reports.top_queries(period), no_results, reports.corrections(period), reports.daily(period)
+
+
+@pytest.mark.django_db
+def test_a_row_counting_several_searches_reports_exactly_as_a_row_per_search():
+    log_searches(one_row_each=True)
+    assert SearchLog.objects.count() == len(SEARCHES)
+    one_row_each = report_figures()
+    SearchLog.objects.all().delete()
+    SearchClick.objects.all().delete()
+    log_searches(one_row_each=False)
+    assert sorted(SearchLog.objects.values_list("query", "searches")) == [("Firefix", 1), ("firefix", 3), ("jekyll", 1), ("qwxzv", 2)]
+    assert report_figures() == one_row_each
+    top, no_results, corrections, [day] = one_row_each
+    assert [(r["query"], r["searches"], r["zero_results"], r["clicked"], r["ctr_percent"]) for r in top] == [
+        ("firefix", 4, 0, 2, 50.0), ("qwxzv", 2, 2, 1, 50.0), ("jekyll", 1, 0, 0, 0.0)]
+    assert no_results == [{"query": "qwxzv", "searches": 2}]
+    assert corrections == [{"typed": "firefix", "shown": "firefox", "times": 4}]
+    assert {k: day[k] for k in ("searches", "zero_results", "corrected", "cached", "clicked_searches", "clicks",
+                                "position_sum")} == {"searches": 7, "zero_results": 2, "corrected": 4, "cached": 7,
+                                                     "clicked_searches": 3, "clicks": 4, "position_sum": 7}
+    # Percentiles over every search's time: 0.5 1 2 3 4 10 100.
+    assert (day["p50_ms"], day["p95_ms"]) == (3.0, pytest.approx(73.0))
+    s = reports.summary([day])
+    assert (s["click_through_rate"], s["mean_position"]) == (3 / 7, 7 / 4)
+
+
+@pytest.mark.django_db
+def test_pruning_keeps_the_figures_of_rows_counting_several_searches(settings):
+    log_searches(one_row_each=False)
+    before = report_figures()[-1]
+    SearchLog.objects.update(created=Now() - timedelta(days=settings.INSIGHTS["RETENTION_DAYS"] + 2))
+    SearchClick.objects.update(created=Now() - timedelta(days=settings.INSIGHTS["RETENTION_DAYS"] + 2))
+    old_day = SearchLog.objects.first().created.astimezone(UTC).date()
+    kept = reports.daily(reports.Period(old_day, old_day))
+    done = retention.prune()
+    assert (done.searches, done.clicks) == (7, 4) and not SearchLog.objects.exists()
+    assert reports.daily(reports.Period(old_day, old_day)) == kept and kept[0]["searches"] == before[0]["searches"] == 7
+    assert DailyStat.objects.get(day=old_day).p95_ms == pytest.approx(73.0)
 
 
 @pytest.mark.django_db
@@ -431,8 +530,8 @@ def test_pruning_deletes_old_rows_and_keeps_the_daily_figures(client, corpus, se
 @pytest.mark.django_db
 def test_retention_period_is_a_setting(settings):
     settings.INSIGHTS = {**settings.INSIGHTS, "RETENTION_DAYS": 3}
-    buffer.add(entry("recent"))
-    buffer.add(entry("old"))
+    buffer.add(*entry("recent"))
+    buffer.add(*entry("old"))
     buffer.flush()
     backdate(4, query="old")
     backdate(2, query="recent")
