@@ -87,7 +87,7 @@ def start_server(port: int, env: dict, *, workers: int, threads: int) -> subproc
 def run_wrk(urls: list[str], paths_file: Path, *, seconds: int, connections: int, offset: int, fresh: bool) -> dict:
     """Drive the servers at `urls` at once, one wrk each, the connections shared out between them.
 
-    Fresh paths are sent once each (bench/fresh.lua stops when they run out; with several servers
+    Fresh paths are sent once each (bench/mix.lua's "once" stops when they run out; with several servers
     each gets its own share); repeated ones are cycled through (bench/mix.lua) from `offset`.
     With several servers, requests/s is the sum and the latency percentiles are the servers' mean
     (wrk reports no histogram to merge): good enough for comparable servers on one machine.
@@ -100,9 +100,9 @@ def run_wrk(urls: list[str], paths_file: Path, *, seconds: int, connections: int
             part = paths_file.with_suffix(f".part{i}")
             part.write_text("".join(lines[i::len(urls)]))
             files.append(part)
-    script = ROOT / "bench" / ("fresh.lua" if fresh else "mix.lua")
     procs = [subprocess.Popen(["wrk", "-t1", f"-c{max(connections // len(urls), 1)}", f"-d{seconds}s", "--timeout", "5s",
-                               "-s", str(script), url, "--", str(files[i] if fresh else paths_file), str(offset + i)],
+                               "-s", str(ROOT / "bench" / "mix.lua"), url, "--", str(files[i] if fresh else paths_file),
+                               str(offset + i), *(["once"] if fresh else [])],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for i, url in enumerate(urls)]
     runs = []
