@@ -17,6 +17,7 @@ from elastic_transport import ConnectionError as ConnectError
 from elastic_transport import Transport
 from elastic_transport.client_utils import DEFAULT
 from elasticsearch import Elasticsearch
+from elasticsearch.serializer import OrjsonSerializer
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +84,7 @@ def make_client(url: str, conf: dict) -> Elasticsearch:
         retry_on_status=tuple(conf["RETRY_ON_STATUS"]),
         dead_node_backoff_factor=conf["DEAD_NODE_BACKOFF"],
         max_dead_node_backoff=conf["MAX_DEAD_NODE_BACKOFF"],
+        serializer=OrjsonSerializer(),
     )
 
 

@@ -14,6 +14,8 @@ nothing is misspelled.
 
 `choose_alternatives` turns the suggestions (or the word cache's copy of them) into alternatives.
 """
+import re
+
 from search.query import build_query, highlight_query, search_body
 from search.suggestions import (
     KNOWN_WORDS,
@@ -26,6 +28,9 @@ from search.suggestions import (
     suggestable,
     words,
 )
+
+# ASCII letters and digits joined by characters the standard tokenizer keeps inside a word.
+_JOINED = re.compile(r"[A-Za-z0-9]+(?:[._'][A-Za-z0-9]+)+")
 
 
 def _body(alts: list[Alternative], *, page: int, conf: dict, **extra) -> dict:
@@ -55,8 +60,14 @@ def unknown_words(query: str, known, conf: dict) -> list[int]:
     Not those they never see (past MAX_SUGGEST_WORDS, longer than MAX_SUGGEST_WORD_LENGTH), nor
     plain ASCII letters-and-digits words that cannot be corrected: with a digit (never corrected),
     shorter than the suggester's min_word_length, or in `known`. Such a word is exactly one token
-    of the exact analyzer, the word lowercased, so the vocabulary answers for it; any other word
-    (punctuation, accents, scripts) is left to Elasticsearch's own analysis."""
+    of the exact analyzer, the word lowercased, so the vocabulary answers for it.
+
+    Nor an ASCII word joined by `.`, `_` or `'` ("don't", "node.js", "mod_python", "1.0") that
+    `known` holds as written: the vocabulary's words are tokens the standard tokenizer made, and
+    whether it splits a word at such a character depends only on the characters next to it (Unicode
+    word-break rules WB6-WB13), which are the same in the typed word; so the word is that one token,
+    lowercased (ASCII: nothing to fold). Not one ending in "'s", which the possessive filter cuts.
+    Any other word (hyphens, accents, scripts) is left to Elasticsearch's own analysis."""
     min_length = conf["SUGGESTER"].get("min_word_length", 4)
     out = []
     for i, (start, end, word) in enumerate(words(query)):
@@ -65,6 +76,8 @@ def unknown_words(query: str, known, conf: dict) -> list[int]:
         if word.isascii() and word.isalnum():
             if len(word) < min_length or any(ch.isdigit() for ch in word) or word in known:
                 continue
+        elif _JOINED.fullmatch(word) and not word.lower().endswith("'s") and word in known:
+            continue
         out.append(i)
     return out
 

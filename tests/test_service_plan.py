@@ -9,7 +9,7 @@ from elastic_transport import ApiResponseMeta, HttpHeaders, NodeConfig
 from elastic_transport import ConnectionError as TransportConnectionError
 from elasticsearch import NotFoundError
 
-from search import generation, service, vocabulary
+from search import generation, plan, service, vocabulary
 from search.executor import DeadlineExceeded, Executor
 from search.service import SearchUnavailable, search
 
@@ -186,3 +186,12 @@ def test_an_answer_after_the_deadline_is_a_timeout_that_trips_the_breaker(offlin
     with pytest.raises(SearchUnavailable):
         search("firefox", client=Slow(first_answer("Firefox tips", word="firefox", count=40)))
     assert not service.breaker.allows()
+
+
+def test_words_joined_by_a_dot_apostrophe_or_underscore_are_known_as_written(settings):
+    known = vocabulary.Known.from_bytes(vocabulary.pack(["don't", "node.js", "mod_python", "1.0", "kirby's"]), 3)
+    # Known as written: the first four.
+    assert plan.unknown_words("Don't node.js MOD_PYTHON 1.0", known, settings.SEARCH) == []
+    # Left to Elasticsearch: a possessive (the filter cuts "'s"), an unknown word, a hyphen (two
+    # tokens) and a leading dot.
+    assert plan.unknown_words("kirby's node.jss don't-care .node.js", known, settings.SEARCH) == [0, 1, 2, 3]
