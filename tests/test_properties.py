@@ -82,3 +82,52 @@ def test_query_dicts_are_plain_json_with_no_query_syntax(items, page):
     boosts = [c["constant_score"]["boost"] for d in query["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]]
     assert all(b > 0 for b in boosts)
     assert body["from"] == (page - 1) * 10
+
+
+def plain_typo_cost(typed: str, candidate: str, costs: dict) -> float:
+    """The typo model written plainly, a call per cell: what search.suggestions.typo_cost must equal."""
+    from search.suggestions import _KEY, VOWELS
+
+    def substitution(x: str, y: str) -> float:
+        if x == y:
+            return 0.0
+        if x in _KEY and y in _KEY and abs(_KEY[x][0] - _KEY[y][0]) <= 1 and abs(_KEY[x][1] - _KEY[y][1]) <= 1:
+            return costs["adjacent_key"]
+        if x in VOWELS and y in VOWELS:
+            return costs["vowel"]
+        return costs["substitute"]
+
+    def indel(s: str, k: int) -> float:
+        doubled = (k >= 2 and s[k - 2] == s[k - 1]) or (k < len(s) and s[k] == s[k - 1])
+        return costs["doubled"] if doubled else costs["insert_delete"]
+
+    a, b = typed.lower(), candidate.lower()
+    n, m, first = len(a), len(b), costs["first_letter"]
+    d = [[0.0] * (m + 1) for _ in range(n + 1)]
+    for i in range(1, n + 1):
+        d[i][0] = d[i - 1][0] + indel(a, i) + (first if i == 1 else 0.0)
+    for j in range(1, m + 1):
+        d[0][j] = d[0][j - 1] + indel(b, j) + first
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            sub = substitution(a[i - 1], b[j - 1])
+            best = min(d[i - 1][j - 1] + (sub + (first if i == 1 or j == 1 else 0.0) if sub else 0.0),
+                       d[i - 1][j] + indel(a, i) + (first if i == 1 else 0.0),
+                       d[i][j - 1] + indel(b, j))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1] and a[i - 1] != a[i - 2]:
+                best = min(best, d[i - 2][j - 2] + costs["transpose"] + (first if i == 2 else 0.0))
+            d[i][j] = best
+    return round(d[n][m], 4)
+
+
+_letters = st.text(alphabet="aeiouyqwrtsdfgzxcvbnmhjklp'.1ÉéAB", max_size=14)
+
+
+@given(typed=_letters, candidate=_letters)
+@settings(max_examples=1500, deadline=None)
+def test_the_fast_typo_cost_equals_the_plain_one(typed, candidate):
+    from search.suggestions import typo_cost
+
+    for costs in (django_settings.SEARCH["TYPO_COSTS"], {"substitute": 1.0, "adjacent_key": 0.75, "vowel": 0.8,
+                  "insert_delete": 0.85, "doubled": 0.6, "transpose": 0.7, "first_letter": 0.3}):
+        assert typo_cost(typed, candidate, costs) == plain_typo_cost(typed, candidate, costs)
