@@ -12,6 +12,14 @@ It prints, per pool: the mean Elasticsearch wall time of our requests and of the
 ratio (what the load benchmark's p50 ratio would be if our Python cost nothing more than the
 baseline's), how many queries took one request or two, and our Python time outside the requests.
 If that ratio is above an issue's target, no Python optimisation can meet it: only a cheaper query.
+
+    .venv/bin/python bench/es_cost.py --phases
+
+Where Elasticsearch spends it, from its profile API (milliseconds per request, summed over the two
+indices' shards): the query, collector and rewrite phases and the fetch phase with its highlighting
+and named-query (`matched_queries`) parts, for the baseline, our request as sent, and our request
+with the clause names stripped (what the names cost): on correctly spelled queries of known words
+(one typed request each) and on misspelled ones (the alternatives request).
 """
 import argparse
 import os
@@ -65,12 +73,88 @@ def measure(queries: list[str], warm: int) -> dict:
     return {"ours": ours, "base": base, "python": python, "trips": trips}
 
 
+PHASES = ("query", "collector", "rewrite", "fetch", "Highlight", "MatchedQueries")
+
+
+def unnamed(body):
+    """The request without clause names (so without `matched_queries` in the answer)."""
+    if isinstance(body, dict):
+        return {k: unnamed(v) for k, v in body.items() if k != "_name"}
+    if isinstance(body, list):
+        return [unnamed(x) for x in body]
+    return body
+
+
+def profile(client, index: str, body: dict) -> dict:
+    """Per-phase nanoseconds of one request, from the profile API."""
+    out = dict.fromkeys(PHASES, 0)
+    response = client.search(index=index, request_cache=False, **{**body, "profile": True}).body
+    for shard in response["profile"]["shards"]:
+        for search in shard["searches"]:
+            out["query"] += sum(q["time_in_nanos"] for q in search["query"])
+            out["collector"] += sum(c["time_in_nanos"] for c in search["collector"])
+            out["rewrite"] += search["rewrite_time"]
+        fetch = shard.get("fetch") or {}
+        out["fetch"] += fetch.get("time_in_nanos", 0)
+        for child in fetch.get("children", []):
+            name = child["type"].removesuffix("Phase")
+            if name in out:
+                out[name] += child["time_in_nanos"]
+    return out
+
+
+def phases(queries: list[str], kind: str) -> None:
+    from django.conf import settings
+
+    from bench.baselines import _fields
+    from search import generation, plan, vocabulary
+    from search.client import get_client
+    from search.documents import KINDS, alias_name
+    from search.query import search_body
+
+    conf, client = settings.SEARCH, get_client()
+    index = ",".join(alias_name(k) for k in KINDS)
+    known = vocabulary.known_words(generation.latest())
+    if known is None:
+        raise SystemExit("no known-word vocabulary: run `manage.py reindex` first")
+    candidates = {}
+    for q in queries:
+        unknown = plan.unknown_words(q, known, conf)
+        if kind == "correct" and not unknown:
+            ours = plan.typed_request(q, page=1, conf=conf)
+        elif kind == "misspelled" and unknown:
+            body = plan.suggest_request(q, unknown, conf=conf)
+            suggest, aggs = plan.suggestions_of(body, client.search(index=index, **body).body)
+            aggs = plan.with_known(q, aggs, unknown, min_docs=conf["KNOWN_WORD_MIN_DOCS"])
+            ours = plan.alternatives_request(plan.choose_alternatives(q, suggest, aggs, conf=conf), page=1, conf=conf)
+        else:
+            continue
+        base = {"bool": {"must": {"multi_match": {"query": q, "fields": _fields(False)}},
+                         "filter": [{"range": {"pub_date": {"lte": "now/m"}}}]}}
+        candidates[q] = {"multi_match": search_body(base, page=1, page_size=conf["PAGE_SIZE"],
+                                                    fragment_size=conf["HIGHLIGHT_FRAGMENT_SIZE"]),
+                         "ours": ours, "ours, clauses unnamed": unnamed(ours)}
+    sums: dict[str, dict] = {}
+    for bodies in candidates.values():  # interleaved, query by query
+        for label, body in bodies.items():
+            for phase, nanos in profile(client, index, body).items():
+                sums.setdefault(label, dict.fromkeys(PHASES, 0))[phase] += nanos
+    n = len(candidates)
+    print(f"\n{kind}: {n} queries ({'typed requests' if kind == 'correct' else 'alternatives requests'}), "
+          "ms per request")
+    print(f"{'request':<24}" + "".join(f"{p:>15}" for p in PHASES) + f"{'total':>9}")
+    for label, total in sums.items():
+        whole = sum(total[p] for p in ("query", "collector", "rewrite", "fetch"))
+        print(f"{label:<24}" + "".join(f"{total[p] / n / 1e6:>15.3f}" for p in PHASES) + f"{whole / n / 1e6:>9.3f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--queries", type=int, default=600)
     parser.add_argument("--warm", type=int, default=100)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--phases", action="store_true", help="where Elasticsearch spends it (its profile API)")
     args = parser.parse_args()
     os.environ.update({"DEBUG": "0", "ALLOWED_HOSTS": "testserver", "INSIGHTS_ENABLED": "0",
                        "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789abcdef"})
@@ -80,6 +164,10 @@ def main():
     django.setup()
     from bench.freshqueries import CORRECT, MISSPELLED, pool
 
+    if args.phases:
+        for kind in (CORRECT, MISSPELLED):
+            phases(pool(args.corpus, kind=kind, size=args.queries, seed=args.seed), kind)
+        return
     ms = lambda xs: 1000 * statistics.mean(xs)  # noqa: E731
     print(f"{'pool':<12} {'ours ES ms':>10} {'multi_match ES ms':>18} {'ratio':>6} {'1 request':>10} "
           f"{'2 requests':>11} {'our other Python ms':>20}")
