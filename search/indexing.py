@@ -10,7 +10,7 @@ counted and treated as harmless only when the index is one of ours (its `_meta` 
 PostgreSQL version scheme): then it proves the index already holds the same or a newer version.
 """
 import logging
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -238,18 +238,20 @@ def iter_index_actions(kind: str, index: str) -> Iterator[dict]:
         yield index_action(index, kind, obj)
 
 
-def parallel_load(client, actions: Iterator[dict], *, chunk_size: int, threads: int) -> Iterator[int]:
-    """Send chunks of actions with `threads` bulk requests in flight; yields each chunk's size.
+def parallel_load(client, actions: Iterator[dict], *, chunk_size: int, threads: int) -> Iterator[Counter]:
+    """Send chunks of actions with `threads` bulk requests in flight; yields each chunk's number
+    of documents per index, in the order the chunks were made.
 
     The actions are produced on the calling thread (so database queries use its connection and
     see its transaction), only the bulk requests run on the workers. At most 2 x threads chunks
     are held in memory. Raises IndexingError on the first item Elasticsearch refuses.
     """
-    def send(chunk: list[dict]) -> int:
+    def send(chunk: list[dict]) -> Counter:
+        counts = Counter(action["_index"] for action in chunk)
         _, errors = helpers.bulk(client, chunk, raise_on_error=False, chunk_size=len(chunk), stats_only=False)
         if errors:
             raise IndexingError(f"{len(errors)} bulk items failed, first: {errors[0]}")
-        return len(chunk)
+        return counts
 
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bulk") as pool:
         in_flight: deque = deque()

@@ -14,6 +14,7 @@ import logging
 import time
 import zlib
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -46,16 +47,12 @@ class KindReport:
     kind: str
     index: str
     indexed: int = 0
-    seconds: float = 0.0
-
-    @property
-    def rate(self) -> float:
-        return self.indexed / self.seconds if self.seconds else 0.0
 
 
 @dataclass
 class RebuildReport:
     kinds: list[KindReport] = field(default_factory=list)
+    load_seconds: float = 0.0  # every kind's rows read and indexed, and the new indices refreshed
     caught_up: int = 0
     reconciled: int = 0
     removed_stale: list[str] = field(default_factory=list)
@@ -159,32 +156,44 @@ def create_index(client, kind: str) -> str:
     return name
 
 
-def load(client, kind: str, index: str, *, progress: Callable[[int], None]) -> KindReport:
-    """Stream every visible row of a kind into `index` with parallel bulk requests."""
-    report = KindReport(kind=kind, index=index)
-    started = time.perf_counter()
-    for sent in parallel_load(client, iter_index_actions(kind, index),
-                              chunk_size=settings.SEARCH["BULK_CHUNK_SIZE"], threads=settings.SEARCH["BULK_THREADS"]):
-        report.indexed += sent
-        progress(sent)
-    client.indices.put_settings(index=index, settings={"index": {"refresh_interval": None}})
-    client.indices.refresh(index=index)
-    report.seconds = time.perf_counter() - started
-    return report
+def load(client, new: dict[str, str], *, progress: dict[str, Callable[[int], None]] | None = None) -> list[KindReport]:
+    """Stream every visible row of each kind into its new index, then make them searchable.
+
+    One pipeline of parallel bulk requests carries all kinds, one after the other: the next
+    kind's rows are read and sent while the previous kind's last chunks are still being indexed,
+    so Elasticsearch never idles between kinds, and one refresh serves every new index."""
+    reports = {kind: KindReport(kind=kind, index=index) for kind, index in new.items()}
+    kind_of = {index: kind for kind, index in new.items()}
+    actions = (action for kind, index in new.items() for action in iter_index_actions(kind, index))
+    conf = settings.SEARCH
+    for sent in parallel_load(client, actions, chunk_size=conf["BULK_CHUNK_SIZE"], threads=conf["BULK_THREADS"]):
+        for index, count in sent.items():
+            kind = kind_of[index]
+            reports[kind].indexed += count
+            if progress and kind in progress:
+                progress[kind](count)
+    names = ",".join(new.values())
+    client.indices.put_settings(index=names, settings={"index": {"refresh_interval": None}})
+    client.indices.refresh(index=names)
+    return list(reports.values())
 
 
 def build(client, kinds, report: RebuildReport, progress_factory=None) -> dict[str, str]:
     """Phase 1: new indices, loaded. On failure they are deleted and the aliases never moved."""
-    new = {}
+    new, bars = {}, {}
     try:
         for kind in kinds:
             new[kind] = create_index(client, kind)
-            bar = progress_factory(total=querysets()[kind]().count(), desc=kind) if progress_factory else None
-            try:
-                report.kinds.append(load(client, kind, new[kind], progress=bar.update if bar else (lambda n: None)))
-            finally:
-                if bar:
-                    bar.close()
+        if progress_factory:
+            bars = {kind: progress_factory(total=querysets()[kind]().count(), desc=kind, position=i)
+                    for i, kind in enumerate(kinds)}
+        started = time.perf_counter()
+        try:
+            report.kinds.extend(load(client, new, progress={kind: bar.update for kind, bar in bars.items()}))
+            report.load_seconds = time.perf_counter() - started
+        finally:
+            for bar in bars.values():
+                bar.close()
         wait_until_ready(client, list(new.values()))  # never swap to an index whose copies are not all there yet
     except BaseException:
         delete_indices(client, new.values())
@@ -329,31 +338,44 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
         except BaseException:
             abandon_replay_log()
             raise
-        old = swap_aliases(client, new)
-        try:
-            complete(client, kinds, report)
-        except Exception as exc:
-            raise RebuildFailedAfterSwap(after_swap_failure(client, new, old, exc)) from exc
-        try:
-            settle_outbox(covered)
-            report.vocabulary = refresh_vocabulary(client)
-            retire(client, old, report, keep_old=keep_old)
-            report.pending_applied = outbox.drain_all(batch=settings.SEARCH["PENDING_DRAIN_BATCH"], client=client).applied
-        except Exception as exc:
-            raise RebuildFailedAfterSwap(
-                f"the new indices are live and caught up, but finishing the rebuild failed ({exc}); "
-                f"changes waiting in the outbox are applied by the next sync or `reindex --pending`, and "
-                f"indices left over are removed by the next rebuild. Nothing was lost.") from exc
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="vocabulary") as background:
+            words = background.submit(read_vocabulary, client, new)
+            old = swap_aliases(client, new)
+            try:
+                complete(client, kinds, report)
+            except Exception as exc:
+                raise RebuildFailedAfterSwap(after_swap_failure(client, new, old, exc)) from exc
+            try:
+                settle_outbox(covered)
+                report.vocabulary = refresh_vocabulary(client, words)
+                retire(client, old, report, keep_old=keep_old)
+                report.pending_applied = outbox.drain_all(batch=settings.SEARCH["PENDING_DRAIN_BATCH"], client=client).applied
+            except Exception as exc:
+                raise RebuildFailedAfterSwap(
+                    f"the new indices are live and caught up, but finishing the rebuild failed ({exc}); "
+                    f"changes waiting in the outbox are applied by the next sync or `reindex --pending`, and "
+                    f"indices left over are removed by the next rebuild. Nothing was lost.") from exc
     report.seconds = time.perf_counter() - started
     return report
 
 
-def refresh_vocabulary(client) -> int | None:
-    """Phase 5: the known words of the live indices (search/vocabulary.py), then a generation bump
-    so every process loads them. A failure only costs speed (searches ask Elasticsearch instead),
-    so it is logged, never fatal."""
+def read_vocabulary(client, new: dict[str, str]) -> set[str]:
+    """Phase 1b: the known words of the new indices (with the live index of a kind not rebuilt).
+
+    Run in the background while the aliases swap and the catch-up runs (reading them loads the
+    new indices' fielddata: a tenth of a second saved on the corpus). The words are those of the
+    indices as loaded, before the catch-up: the vocabulary is as old as the load, and it ages from
+    there like any vocabulary between builds (search/vocabulary.py)."""
+    index = ",".join(new.get(kind, alias_name(kind)) for kind in KINDS)
+    return vocabulary.collect(client, min_docs=settings.SEARCH["KNOWN_WORD_MIN_DOCS"], index=index)
+
+
+def refresh_vocabulary(client, words: Future | None = None) -> int | None:
+    """Phase 5: store the known words (read by `words`, or now from the live indices;
+    search/vocabulary.py), then a generation bump so every process loads them. A failure only
+    costs speed (searches ask Elasticsearch instead), so it is logged, never fatal."""
     try:
-        words = vocabulary.rebuild(client)
+        count = vocabulary.rebuild(client, words=words.result() if words is not None else None)
     except Exception:  # noqa: BLE001 - Elasticsearch or PostgreSQL refusing: the rebuild itself succeeded
         log.warning("could not read the known-word vocabulary; searches ask Elasticsearch until the next reindex",
                     exc_info=True)
@@ -364,7 +386,7 @@ def refresh_vocabulary(client) -> int | None:
             log.exception("could not drop the previous known-word vocabulary")
         return None
     generation.bump()
-    return words
+    return count
 
 
 def after_swap_failure(client, new, old, exc) -> str:

@@ -83,9 +83,10 @@ class Known:
 
 # ---------------------------------------------------------------- building (reindex)
 
-def collect(client, *, min_docs: int) -> set[str]:
-    """The words at least `min_docs` documents hold in one searched field, read from the live aliases."""
-    index = ",".join(alias_name(kind) for kind in KINDS)
+def collect(client, *, min_docs: int, index: str | None = None) -> set[str]:
+    """The words at least `min_docs` documents hold in one searched field, read from `index` (by
+    default the live aliases; `reindex` reads its new indices while it swaps them in)."""
+    index = index or ",".join(alias_name(kind) for kind in KINDS)
     fields = list(SUGGESTER_FIELDS.values())
     try:
         sizes = client.search(index=index, size=0, aggs={f: {"cardinality": {"field": f}} for f in fields}).body
@@ -103,12 +104,14 @@ def collect(client, *, min_docs: int) -> set[str]:
         client.indices.clear_cache(index=index, fielddata=True, fields=",".join(fields))
 
 
-def rebuild(client) -> int:
-    """Read the vocabulary from the live indices and store it; returns the number of words."""
+def rebuild(client, *, words: set[str] | None = None) -> int:
+    """Store the vocabulary (`words` already collected, or read now from the live indices);
+    returns the number of words."""
     from search.models import Vocabulary
 
     min_docs = settings.SEARCH["KNOWN_WORD_MIN_DOCS"]
-    words = collect(client, min_docs=min_docs)
+    if words is None:
+        words = collect(client, min_docs=min_docs)
     Vocabulary.objects.update_or_create(prefix=settings.SEARCH["INDEX_PREFIX"],
                                         defaults={"min_docs": min_docs, "words": pack(words), "size": len(words)})
     return len(words)

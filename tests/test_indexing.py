@@ -185,27 +185,18 @@ def test_failed_reindex_leaves_search_answering_from_the_old_index(es, build_ind
 def test_writes_during_a_rebuild_are_caught_up(es, build_index, monkeypatch):
     early = make_post("Early post")
     build_index()
-    original_load = rebuild_module.load
+    original = rebuild_module.iter_index_actions
+    doomed = make_post("Deleted mid-rebuild")
 
-    def load_then_write(client, kind, index, **kwargs):
-        report = original_load(client, kind, index, **kwargs)
-        if kind == "posts":
-            # A writer commits while the rebuild is loading (its sync went to the old index).
+    def read_then_write(kind, index):
+        yield from original(kind, index)
+        if kind == "posts":  # every post read: writers commit while the rebuild is loading (their syncs go to the old index)
             Post.objects.filter(pk=early.pk).update(title="Changed mid-rebuild", modified=timezone.now())
             Post.objects.create(title="Born mid-rebuild", slug="born-mid-rebuild")
             Post.objects.filter(title="Early post").exclude(pk=early.pk).delete()
-        return report
-
-    doomed = make_post("Deleted mid-rebuild")
-    monkeypatch.setattr(rebuild_module, "load", load_then_write)
-
-    def delete_doomed(client, kind, index, **kwargs):
-        report = load_then_write(client, kind, index, **kwargs)
-        if kind == "posts":
             Post.objects.filter(pk=doomed.pk).delete()
-        return report
 
-    monkeypatch.setattr(rebuild_module, "load", delete_doomed)
+    monkeypatch.setattr(rebuild_module, "iter_index_actions", read_then_write)
     build_index()
     refresh(es)
     ids = ids_in(es, "posts")

@@ -72,16 +72,16 @@ def test_1_scheduled_post_due_within_a_minute_of_its_save_appears(es, live):
 
 
 def after_posts_load(monkeypatch, action):
-    """Run `action()` once the rebuild has loaded the posts (before the swap)."""
-    original_load = rebuild_module.load
+    """Run `action()` once the rebuild has read every post from the database (their last bulk
+    requests may still be in flight; long before the swap)."""
+    original = rebuild_module.iter_index_actions
 
-    def load_then_act(client, kind, index, **kwargs):
-        report = original_load(client, kind, index, **kwargs)
+    def read_then_act(kind, index):
+        yield from original(kind, index)
         if kind == "posts":
             action()
-        return report
 
-    monkeypatch.setattr(rebuild_module, "load", load_then_act)
+    monkeypatch.setattr(rebuild_module, "iter_index_actions", read_then_act)
 
 
 @pytest.mark.django_db

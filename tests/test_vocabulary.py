@@ -144,3 +144,38 @@ def test_a_joined_word_the_index_holds_as_one_token_is_that_token_when_typed_alo
             whole += 1
             assert analyze(word) == [word.lower()], word
     assert whole >= 20  # the premise was put to the test, not skipped ("a.1" is never one token)
+
+
+def test_a_rebuild_of_one_kind_reads_its_new_index_with_the_live_index_of_the_other(blog):
+    """`reindex --only posts` reads the words while it swaps the new posts index in: the comments'
+    words still count ("jekyll" is in 2 titles, 2 texts and 1 comment: 3 in no field), and a word
+    the new posts index gained is known once the command returns."""
+    posts, _ = blog
+    make_comment(posts[4], "A jekyll comment.")
+    make_comment(posts[0], "Another jekyll comment.")
+    assert "jekyll" not in vocabulary.known_words(generation.current())  # the comments above are not indexed yet
+    call_command("reindex", "--only", "comments", "--no-progress")
+    assert "jekyll" in vocabulary.known_words(generation.current())  # 3 comments now, in the new comments index
+    for i in range(3):
+        make_post(f"Quokka notes {i}", "quokka")
+    call_command("reindex", "--only", "posts", "--no-progress")
+    known = vocabulary.known_words(generation.current())
+    assert "quokka" in known and "jekyll" in known and "firefox" in known
+
+
+def test_a_rebuild_whose_vocabulary_cannot_be_read_still_succeeds_and_drops_the_stale_one(blog, monkeypatch, capsys):
+    """Reading the words fails (in the background, while the swap runs): the rebuild is still
+    complete, the previous vocabulary (of other indices) is dropped, searches take the full path."""
+    posts, _ = blog
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("fielddata refused (injected)")
+
+    monkeypatch.setattr(vocabulary, "collect", refuse)
+    make_post("Quokka notes", "quokka")
+    call_command("reindex", "--no-progress")
+    assert "could not read the known-word vocabulary" in capsys.readouterr().err
+    assert not vocabulary.exists() and vocabulary.known_words(generation.current()) is None
+    result = search("quokka", use_cache=False)
+    assert result.total == 1 and result.round_trips == 1  # the full path: suggesters ride along
+    assert search("firefix", use_cache=False).showing_for == "firefox"

@@ -54,7 +54,10 @@ class Command(BaseCommand):
         except Exception as exc:
             raise CommandError(f"reindex failed, the live indices are unchanged: {exc}") from exc
         for k in report.kinds:
-            self.stdout.write(f"  {k.kind}: {k.indexed} documents into {k.index} in {k.seconds:.1f}s ({k.rate:,.0f} docs/s)")
+            self.stdout.write(f"  {k.kind}: {k.indexed:,} documents into {k.index}")
+        loaded = sum(k.indexed for k in report.kinds)
+        if report.load_seconds:
+            self.stdout.write(f"  loaded and refreshed in {report.load_seconds:.1f}s ({loaded / report.load_seconds:,.0f} docs/s)")
         if report.removed_stale:
             self.stdout.write(f"  removed stale indices: {', '.join(report.removed_stale)}")
         if report.kept_old:
