@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _client: Elasticsearch | None = None
+_bulk_client: Elasticsearch | None = None
 
 
 def node_urls(url: str) -> list[str]:
@@ -103,10 +104,17 @@ def get_client() -> Elasticsearch:
 
 
 def bulk_client() -> Elasticsearch:
-    """A client with the longer timeout that bulk loads need, and the standard JSON serializer
-    (see make_client). Its own connections: only `reindex` and the consistency check use it."""
-    conf = settings.ELASTICSEARCH
-    return make_client(conf["URL"], conf, fast_json=False).options(request_timeout=conf["BULK_TIMEOUT"])
+    """The client of the management commands' bulk work (`reindex`, `reindex --pending`,
+    `search_check`): the longer timeout bulk loads need and the standard JSON serializer (see
+    make_client), on connections of its own, made once per process. The outbox's syncs after a
+    commit go through get_client()."""
+    global _bulk_client
+    if _bulk_client is None:
+        with _lock:
+            if _bulk_client is None:
+                conf = settings.ELASTICSEARCH
+                _bulk_client = make_client(conf["URL"], conf, fast_json=False).options(request_timeout=conf["BULK_TIMEOUT"])
+    return _bulk_client
 
 
 def reset_client() -> None:
@@ -114,9 +122,9 @@ def reset_client() -> None:
 
     The old client is not closed: whoever still holds it may go on using it.
     """
-    global _client
+    global _client, _bulk_client
     with _lock:
-        _client = None
+        _client = _bulk_client = None
 
 
 def safe_url(url: str) -> str:

@@ -123,7 +123,8 @@ def typo_cost(typed: str, candidate: str, costs: dict = COSTS) -> float:
     Written for speed (it runs for every option of every misspelled word, on the request path): the
     per-position costs are computed once and the cell loop makes no calls, 36 instead of 60 us a
     word pair; the arithmetic is the same, term by term, so the result is too (tests/test_properties.py
-    checks it against the plain version).
+    checks it against the plain version). `costs` must hold every key of COSTS (search/conf.py
+    checks SEARCH["TYPO_COSTS"] at start-up): they are read up front, not only when an edit needs one.
     """
     a, b = typed.lower(), candidate.lower()
     n, m = len(a), len(b)
