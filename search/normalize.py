@@ -3,6 +3,8 @@ import re
 import unicodedata
 
 _WS = re.compile(r"\s+")
+# Control, format, surrogate, private-use, unassigned characters and line/paragraph separators.
+_BLANKED = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
 # Tokens roughly as the standard tokenizer makes them: runs of letters and digits (joined by an
 # inner apostrophe or dot, "don't", "node.js"), and each CJK ideograph, kana or Thai letter on its own.
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f]|[^\W_]+(?:['.][^\W_]+)*")
@@ -16,8 +18,13 @@ def normalize_query(raw: str, *, max_length: int, max_words: int, max_tokens: in
     Elasticsearch will search, not whitespace words: 200 characters of hyphen-joined letters are
     100 tokens in one "word", and 200 CJK characters 200 tokens, each a clause of every tier.
     """
-    text = unicodedata.normalize("NFKC", raw or "")
-    text = "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") else ch for ch in text)
+    text = raw or ""
+    if text.isascii():  # most queries: NFKC changes no ASCII text, and its only such characters are controls
+        if not text.isprintable():
+            text = "".join(" " if ch < " " or ch == "\x7f" else ch for ch in text)
+    else:
+        text = unicodedata.normalize("NFKC", text)
+        text = "".join(" " if unicodedata.category(ch) in _BLANKED else ch for ch in text)
     words = _WS.sub(" ", text).strip().split(" ")
     text = " ".join(words[:max_words])
     if len(text) > max_length:

@@ -1,6 +1,7 @@
 """The results page, its ?debug-search table, and the JSON API the search box uses."""
 import json
 
+import orjson
 from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
@@ -14,9 +15,13 @@ from search.service import BadSearchRequest, SearchUnavailable, search, validate
 
 
 def json_response(data: dict | list, *, status: int = 200, content_type: str = "application/json") -> HttpResponse:
-    """JSON with <, > and & escaped, so reflected input can never read as HTML (same JSON value)."""
-    # Three str.replace calls are several times faster than str.translate with a mapping.
-    body = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    """UTF-8 JSON with <, > and & escaped, so reflected input can never read as HTML.
+
+    orjson: a cached answer's JSON took 20 of its 65 us in the view with the standard library
+    (bench in the README). The escapes are made on the bytes: in UTF-8 those three bytes never
+    occur inside another character."""
+    body = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    body = body.replace(b"<", b"\\u003c").replace(b">", b"\\u003e").replace(b"&", b"\\u0026")
     return HttpResponse(body, status=status, content_type=content_type)
 
 

@@ -40,6 +40,25 @@ def test_normalize_is_bounded_clean_and_idempotent(raw, max_length, max_words, m
     assert normalize_query(out, max_length=max_length, max_words=max_words, max_tokens=max_tokens) == out
 
 
+def general_blanking(raw: str) -> str:
+    """What normalize_query does to any non-ASCII text before collapsing whitespace."""
+    import unicodedata
+
+    from search.normalize import _BLANKED
+
+    return "".join(" " if unicodedata.category(ch) in _BLANKED else ch for ch in unicodedata.normalize("NFKC", raw))
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=300), st.integers(1, 300), st.integers(1, 30),
+       st.integers(1, 30))
+@PROPERTY
+def test_the_ascii_fast_path_of_normalize_equals_the_general_one(raw, max_length, max_words, max_tokens):
+    caps = {"max_length": max_length, "max_words": max_words, "max_tokens": max_tokens}
+    blanked = general_blanking(raw)
+    assert blanked.isascii() and blanked.isprintable()  # so its own normalize_query changes nothing more of it
+    assert normalize_query(raw, **caps) == normalize_query(blanked, **caps)
+
+
 @st.composite
 def query_and_suggest(draw):
     query = normalize_query(draw(ANY_TEXT), max_length=200, max_words=12) or "x"
