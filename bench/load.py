@@ -23,6 +23,7 @@ corpus (bench/scale.sh: the 10x corpus), interleaved with the rest.
 """
 import argparse
 import json
+import math
 import os
 import shutil
 import statistics
@@ -77,9 +78,14 @@ def server_env(*, extra: dict) -> dict:
     }
 
 
-def start_server(port: int, env: dict, *, workers: int, threads: int) -> subprocess.Popen:
+def start_server(port: int, env: dict, *, workers: int, threads: int, connections: int) -> subprocess.Popen:
+    """One gunicorn server. Each worker holds at most its share of wrk's connections: wrk opens
+    them in one burst, and uncapped, all 8 landed on one of the 3 workers in 1 run of 8 on the
+    hello-world view (2,979 requests/s instead of 5,650-6,400): a coin toss per run that made
+    the rounds' ratios swing from 0.33x to 1.85x. Capped, 8 runs gave 6,185-6,641 requests/s."""
     try:
-        return start_gunicorn(port, env, workers=workers, threads=threads)
+        return start_gunicorn(port, env, workers=workers, threads=threads,
+                              worker_connections=math.ceil(connections / workers))
     except ServerError as exc:
         sys.exit(f"{exc} (is the corpus indexed? run `make run` once)")
 
@@ -235,9 +241,11 @@ def main():
         if any("redis" in name for name in server_envs):
             redis = start_redis(args.redis_port)
         for name, port in ports.items():
-            procs[name] = start_server(port, server_env(extra=server_envs[name]), workers=args.workers, threads=args.threads)
+            procs[name] = start_server(port, server_env(extra=server_envs[name]), workers=args.workers, threads=args.threads,
+                                       connections=args.connections)
         print(f"{len(repeated)} repeated queries, fresh slices of {args.slice} per candidate and round; gunicorn gthread "
-              f"{args.workers} workers x {args.threads} threads per server; wrk 1 thread, {args.connections} connections, "
+              f"{args.workers} workers x {args.threads} threads per server, at most {math.ceil(args.connections / args.workers)} "
+              f"connections a worker; wrk 1 thread, {args.connections} connections, "
               f"{args.seconds}s x {args.rounds} rounds per candidate", flush=True)
 
         def urls(spec: str) -> list[str]:

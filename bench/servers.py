@@ -25,12 +25,19 @@ def free_port() -> int:
 
 
 def start_gunicorn(port: int, env: dict, *, workers: int, threads: int, wait: float = 20.0,
-                   log_path: Path | None = None) -> subprocess.Popen:
+                   log_path: Path | None = None, worker_connections: int | None = None) -> subprocess.Popen:
     """gunicorn (gthread) on 127.0.0.1:port; returns once /healthz answers 200. Its log (the app's
-    warnings included) goes to `log_path`, by default a temporary file; the path is `proc.log_path`."""
+    warnings included) goes to `log_path`, by default a temporary file; the path is `proc.log_path`.
+
+    `worker_connections` caps the connections one worker holds. A load generator opens its
+    keep-alive connections in one burst, and a gthread worker accepts as many as it can: without a
+    cap all of them may land on one worker, which then serves them on one core while the other
+    workers idle (bench/load.py says why it sets one)."""
     cmd = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
            "--workers", str(workers), "--threads", str(threads), "--worker-class", "gthread",
            "--log-level", "warning", "--keep-alive", "5"]
+    if worker_connections:
+        cmd += ["--worker-connections", str(worker_connections)]
     if log_path is None:
         fd, name = tempfile.mkstemp(prefix=f"gunicorn-{port}-", suffix=".log")
         os.close(fd)
