@@ -178,6 +178,20 @@ def load(client, new: dict[str, str], *, progress: dict[str, Callable[[int], Non
     return list(reports.values())
 
 
+def _timed_from_first(bar) -> Callable[[int], None]:
+    """The bar's update, its clock restarted by the first one: the comments' bar is created with
+    the posts' and would otherwise count the posts' load in its rate and elapsed time."""
+    started = False
+
+    def update(count: int) -> None:
+        nonlocal started
+        if not started:
+            bar.reset(total=bar.total)
+            started = True
+        bar.update(count)
+    return update
+
+
 def build(client, kinds, report: RebuildReport, progress_factory=None) -> dict[str, str]:
     """Phase 1: new indices, loaded. On failure they are deleted and the aliases never moved."""
     new, bars = {}, {}
@@ -189,7 +203,7 @@ def build(client, kinds, report: RebuildReport, progress_factory=None) -> dict[s
                     for i, kind in enumerate(kinds)}
         started = time.perf_counter()
         try:
-            report.kinds.extend(load(client, new, progress={kind: bar.update for kind, bar in bars.items()}))
+            report.kinds.extend(load(client, new, progress={kind: _timed_from_first(bar) for kind, bar in bars.items()}))
             report.load_seconds = time.perf_counter() - started
         finally:
             for bar in bars.values():
@@ -338,34 +352,38 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
         except BaseException:
             abandon_replay_log()
             raise
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="vocabulary") as background:
-            words = background.submit(read_vocabulary, client, new)
-            old = swap_aliases(client, new)
-            try:
-                complete(client, kinds, report)
-            except Exception as exc:
-                raise RebuildFailedAfterSwap(after_swap_failure(client, new, old, exc)) from exc
-            try:
-                settle_outbox(covered)
-                report.vocabulary = refresh_vocabulary(client, words)
-                retire(client, old, report, keep_old=keep_old)
-                report.pending_applied = outbox.drain_all(batch=settings.SEARCH["PENDING_DRAIN_BATCH"], client=client).applied
-            except Exception as exc:
-                raise RebuildFailedAfterSwap(
-                    f"the new indices are live and caught up, but finishing the rebuild failed ({exc}); "
-                    f"changes waiting in the outbox are applied by the next sync or `reindex --pending`, and "
-                    f"indices left over are removed by the next rebuild. Nothing was lost.") from exc
+        old = swap_aliases(client, new)
+        try:
+            complete(client, kinds, report)
+        except Exception as exc:
+            raise RebuildFailedAfterSwap(after_swap_failure(client, new, old, exc)) from exc
+        try:
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="vocabulary") as background:
+                # Read only now: the words must be those of the indices as caught up, not as loaded
+                # (a post deleted during the load must not leave its words known).
+                words = background.submit(read_vocabulary, client, new)
+                try:
+                    settle_outbox(covered)
+                    retire(client, old, report, keep_old=keep_old)
+                finally:  # whatever happened, the vocabulary must describe the live indices
+                    report.vocabulary = refresh_vocabulary(client, words)
+            report.pending_applied = outbox.drain_all(batch=settings.SEARCH["PENDING_DRAIN_BATCH"], client=client).applied
+        except Exception as exc:
+            raise RebuildFailedAfterSwap(
+                f"the new indices are live and caught up, but finishing the rebuild failed ({exc}); "
+                f"changes waiting in the outbox are applied by the next sync or `reindex --pending`, and "
+                f"indices left over are removed by the next rebuild. Nothing was lost.") from exc
     report.seconds = time.perf_counter() - started
     return report
 
 
 def read_vocabulary(client, new: dict[str, str]) -> set[str]:
-    """Phase 1b: the known words of the new indices (with the live index of a kind not rebuilt).
+    """Phase 5a: the known words of the new indices (with the live index of a kind not rebuilt).
 
-    Run in the background while the aliases swap and the catch-up runs (reading them loads the
-    new indices' fielddata: a tenth of a second saved on the corpus). The words are those of the
-    indices as loaded, before the catch-up: the vocabulary is as old as the load, and it ages from
-    there like any vocabulary between builds (search/vocabulary.py)."""
+    Read after the catch-up and the reconciliation, so the words are those of the indices as
+    live, changes made during the load included; from there the vocabulary ages like any
+    vocabulary between builds (search/vocabulary.py). Run in the background while the replay log
+    closes and the old indices are deleted (reading loads the new indices' fielddata)."""
     index = ",".join(new.get(kind, alias_name(kind)) for kind in KINDS)
     return vocabulary.collect(client, min_docs=settings.SEARCH["KNOWN_WORD_MIN_DOCS"], index=index)
 

@@ -7,8 +7,8 @@ lets a correctly spelled query cost one plain search, and a misspelled one ask t
 its unknown words only (search/plan.py).
 
 Built from the index itself, so it matches its analysis exactly: `reindex` runs one terms
-aggregation per searched field's `exact` sub-field over the live aliases after the swap, keeping
-words with at least KNOWN_WORD_MIN_DOCS documents in that field; `reindex --vocabulary` does only
+aggregation per searched field's `exact` sub-field over the new indices once live and caught up,
+keeping words with at least KNOWN_WORD_MIN_DOCS documents in that field; `reindex --vocabulary` does only
 this (the compose scheduler runs it hourly). The fielddata this loads is frequency-filtered in the
 mapping (search/documents.py) and cleared right after.
 

@@ -179,3 +179,26 @@ def test_a_rebuild_whose_vocabulary_cannot_be_read_still_succeeds_and_drops_the_
     result = search("quokka", use_cache=False)
     assert result.total == 1 and result.round_trips == 1  # the full path: suggesters ride along
     assert search("firefix", use_cache=False).showing_for == "firefox"
+
+
+def test_a_post_deleted_while_the_rebuild_loads_leaves_no_word_known(blog, monkeypatch):
+    """The words are read from the indices as caught up, not as loaded: "firefox" is in 3 titles
+    when the load reads the posts; one of them is deleted right after, so the live indices hold it
+    in 2 titles and 2 texts. Known, it would skip the full path's suggestions and answer
+    differently; read after the catch-up, it is not known and the answer is the full path's."""
+    from search import rebuild as rebuild_module
+    posts, _ = blog
+    original = rebuild_module.iter_index_actions
+
+    def read_then_delete(kind, index):
+        yield from original(kind, index)
+        if kind == "posts":
+            posts[2].delete()
+
+    monkeypatch.setattr(rebuild_module, "iter_index_actions", read_then_delete)
+    call_command("reindex", "--no-progress")
+    assert "firefox" not in vocabulary.known_words(generation.current())
+    with_vocabulary = [answer(q)[0] for q in ("firefox", "firefox crash")]
+    monkeypatch.setattr(vocabulary, "known_words", lambda gen: None)
+    cache.clear()
+    assert with_vocabulary == [answer(q)[0] for q in ("firefox", "firefox crash")]
