@@ -214,6 +214,7 @@ def main():
     if not shutil.which("wrk"):
         sys.exit("wrk not found: `make bench-load` installs it (Debian's package), or apt-get install wrk")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from bench.escache import clear_request_cache
     from bench.freshqueries import CORRECT, MISSPELLED, pool, slices
     from bench.querygen import generate, load_posts
 
@@ -234,6 +235,10 @@ def main():
         for r in range(-1, args.rounds):
             queries = repeated if kind == "repeated" else next(pools[kind])
             files[label, r] = write_paths(tmp / f"c{n}r{r + 1}.txt", prefix, queries)
+    # A run with the same seed as an earlier one sends the same queries: its suggest requests
+    # would be answered from Elasticsearch's request cache (bench/escache.py).
+    for url in {os.environ.get("ELASTICSEARCH_URL", "http://127.0.0.1:9200"), args.cluster_url} - {None}:
+        clear_request_cache(url)
     base_port = int(args.ports.split(",")[0])
     ports = {name: base_port + i for i, name in enumerate(server_envs)}
     procs, redis = {}, None
