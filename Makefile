@@ -26,11 +26,17 @@ help:
 	@echo "make cluster  start the three-node dev cluster (9201-9203);  make cluster-stop: stop it"
 	@echo "make test-cluster  the node-loss, rolling-restart, reindex and two-server tests on that cluster"
 
-venv: $(VENV)/.installed
+venv: $(VENV)/.installed .env.dev
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -r requirements-dev.txt
 	touch $@
+
+# The development environment file the settings read (config/settings.py): commands typed by hand
+# in this checkout (manage.py, pytest) see what make sees. Never in the image.
+.env.dev: devservices/postgres.sh
+	printf '# Written by make for this checkout (development only; not in the Docker image).\nDEBUG=1\nDATABASE_URL=%s\n' \
+	  "$$(bash devservices/postgres.sh url)" > $@
 
 services:
 	bash devservices/services.sh start

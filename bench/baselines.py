@@ -4,12 +4,13 @@ Elasticsearch's own `fuzziness: AUTO`, and PostgreSQL full-text search on the sa
 They return post ids best first, plus the total, so the benchmarks compare like with like. Not
 part of the product: bench/views.py serves them only when SEARCH["BASELINE_VIEWS"] is on.
 """
-from django.conf import settings
 from django.db import connection
 
+from search import conf
+from search.aliases import alias_name
 from search.client import get_client
-from search.documents import EXACT, SEARCHED_FIELDS, alias_name
-from search.query import search_body
+from search.documents import EXACT, SEARCHED_FIELDS
+from search.querying.query import search_body
 
 # The weighted document PostgreSQL searches: title weighs more than the body, as in ours.
 # The same expression is indexed (GIN) by migration search/0003, so the planner uses that index.
@@ -20,7 +21,7 @@ PG_DOCUMENT = ("setweight(to_tsvector('english', coalesce(title, '')), 'A') || "
 def _fields(exact: bool) -> list[str]:
     """The searched fields (or their words as written), the title weighing TITLE_BOOST times."""
     names = [f"{field}.{EXACT}" if exact else field for field in SEARCHED_FIELDS]
-    return [f"{names[0]}^{settings.SEARCH['TITLE_BOOST']:g}", *names[1:]]
+    return [f"{names[0]}^{conf.get().ranking.title_boost:g}", *names[1:]]
 
 
 def _multi_match_response(query: str, *, size: int, fuzzy: bool, highlight: bool, client=None, exact: bool = False) -> dict:
@@ -29,7 +30,7 @@ def _multi_match_response(query: str, *, size: int, fuzzy: bool, highlight: bool
         clause["fuzziness"] = "AUTO"
     query_ = {"bool": {"must": {"multi_match": clause}, "filter": [{"range": {"pub_date": {"lte": "now/m"}}}]}}
     # The same body as our search (highlighting included), so the load test compares like with like.
-    body = search_body(query_, page=1, page_size=size, fragment_size=settings.SEARCH["HIGHLIGHT_FRAGMENT_SIZE"])
+    body = search_body(query_, page=1, page_size=size, fragment_size=conf.get().serving.highlight_fragment_size)
     if not highlight:
         del body["highlight"]
     return (client or get_client()).search(index=f"{alias_name('posts')},{alias_name('comments')}", **body).body

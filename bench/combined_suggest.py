@@ -27,19 +27,20 @@ def main():
     import django
 
     django.setup()
-    from django.conf import settings
     from elasticsearch import helpers
 
     from bench.freshqueries import MISSPELLED, pool
-    from search import generation, plan, vocabulary
+    from search import conf, generation, vocabulary
+    from search.aliases import alias_name
     from search.client import get_client
-    from search.documents import KINDS, alias_name
-    from search.indexing import iter_index_actions
+    from search.documents import KINDS
+    from search.querying import plan
+    from search.sync.indexing import iter_index_actions
 
-    conf = settings.SEARCH
+    cfg = conf.get()
     es = get_client().options(request_timeout=600)
     sources = ",".join(alias_name(kind) for kind in KINDS)
-    combined = f"{conf['INDEX_PREFIX']}-exp-combined-suggest"
+    combined = f"{cfg.index.prefix}-exp-combined-suggest"
     analysis = next(iter(es.indices.get(index=alias_name(KINDS[0])).body.values()))["settings"]["index"]["analysis"]
     es.indices.create(index=combined, settings={"analysis": analysis, "number_of_shards": 1, "number_of_replicas": 0},
                       mappings={"properties": {"all_exact": {"type": "text", "analyzer": "exact_text"}}})
@@ -56,13 +57,13 @@ def main():
         known = vocabulary.known_words(generation.latest())
         three, one, same = [], [], 0
         for i, query in enumerate(pool(args.corpus, kind=MISSPELLED, size=args.queries * 2, seed=123)):
-            unknown = plan.unknown_words(query, known, conf) if known is not None else list(range(len(query.split())))
+            unknown = plan.unknown_words(query, known, cfg) if known is not None else list(range(len(query.split())))
             if not unknown:
                 continue
-            body = plan.suggest_request(query, unknown, conf=conf)
+            body = plan.suggest_request(query, unknown, cfg=cfg)
             body.pop("aggs")
             single = {"size": 0, "suggest": {"text": body["suggest"]["text"],
-                                             "all_terms": {"term": {"field": "all_exact", **conf["SUGGESTER"]}}}}
+                                             "all_terms": {"term": {"field": "all_exact", **cfg.ranking.suggester.as_dict()}}}}
             pair = [(sources, body), (combined, single)]
             answers = [es.search(index=index, **b) for index, b in (pair if i % 2 else pair[::-1])]
             r3, r1 = answers if i % 2 else answers[::-1]

@@ -53,7 +53,7 @@ class TimingClient:
 def measure(queries: list[str], warm: int) -> dict:
     from bench.baselines import _multi_match_response
     from search.client import get_client
-    from search.service import search
+    from search.querying.service import search
 
     client = get_client()
     ours, base, python, trips = [], [], [], []
@@ -104,35 +104,36 @@ def profile(client, index: str, body: dict) -> dict:
 
 
 def phases(queries: list[str], kind: str) -> None:
-    from django.conf import settings
 
     from bench.baselines import _fields
-    from search import generation, plan, vocabulary
+    from search import conf, generation, vocabulary
+    from search.aliases import alias_name
     from search.client import get_client
-    from search.documents import KINDS, alias_name
-    from search.query import search_body
+    from search.documents import KINDS
+    from search.querying import plan
+    from search.querying.query import search_body
 
-    conf, client = settings.SEARCH, get_client()
+    cfg, client = conf.get(), get_client()
     index = ",".join(alias_name(k) for k in KINDS)
     known = vocabulary.known_words(generation.latest())
     if known is None:
         raise SystemExit("no known-word vocabulary: run `manage.py reindex` first")
     candidates = {}
     for q in queries:
-        unknown = plan.unknown_words(q, known, conf)
+        unknown = plan.unknown_words(q, known, cfg)
         if kind == "correct" and not unknown:
-            ours = plan.typed_request(q, page=1, conf=conf)
+            ours = plan.typed_request(q, page=1, cfg=cfg)
         elif kind == "misspelled" and unknown:
-            body = plan.suggest_request(q, unknown, conf=conf)
+            body = plan.suggest_request(q, unknown, cfg=cfg)
             suggest, aggs = plan.suggestions_of(body, client.search(index=index, **body).body)
-            aggs = plan.with_known(q, aggs, unknown, min_docs=conf["KNOWN_WORD_MIN_DOCS"])
-            ours = plan.alternatives_request(plan.choose_alternatives(q, suggest, aggs, conf=conf), page=1, conf=conf)
+            aggs = plan.with_known(q, aggs, unknown, min_docs=cfg.ranking.known_word_min_docs)
+            ours = plan.alternatives_request(plan.choose_alternatives(q, suggest, aggs, cfg=cfg), page=1, cfg=cfg)
         else:
             continue
         base = {"bool": {"must": {"multi_match": {"query": q, "fields": _fields(False)}},
                          "filter": [{"range": {"pub_date": {"lte": "now/m"}}}]}}
-        candidates[q] = {"multi_match": search_body(base, page=1, page_size=conf["PAGE_SIZE"],
-                                                    fragment_size=conf["HIGHLIGHT_FRAGMENT_SIZE"]),
+        candidates[q] = {"multi_match": search_body(base, page=1, page_size=cfg.serving.page_size,
+                                                    fragment_size=cfg.serving.highlight_fragment_size),
                          "ours": ours, "ours, clauses unnamed": unnamed(ours)}
     sums: dict[str, dict] = {}
     for bodies in candidates.values():  # interleaved, query by query

@@ -22,9 +22,9 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
 
-from search.service import search  # noqa: E402
+from search import conf  # noqa: E402
+from search.querying.service import search  # noqa: E402
 
 NORMAL = ["firefix extnsion", "django signals", "pyhton packaging", "datasette plugins", "rust async await",
           "sqlite full text search", "jekyll theme", "postgres json", "how to write a firefox extension"]
@@ -50,7 +50,7 @@ def took(query: str) -> int:
 
 
 def main() -> None:
-    settings.SEARCH["WORD_CACHE_SECONDS"] = 0
+    conf.override(WORD_CACHE_SECONDS=0)
     rng = random.Random(20261122)
     for q in NORMAL + list(hostile(rng).values()):  # warm-up
         took(q)

@@ -77,7 +77,7 @@ def main():
     from bench.querygen import generate
     from insights import log
     from insights.models import SearchLog
-    from search.service import search
+    from search.querying.service import search
 
     conf = settings.INSIGHTS
     texts = [q.text for q in generate(args.corpus, per_kind=args.queries)]

@@ -13,6 +13,7 @@ multi_match on the words as written; the regressions are counted and listed, and
 --fail-on-regression makes them an exit status. --tune compares term suggester settings.
 """
 import argparse
+import json
 import os
 import sys
 from collections import defaultdict
@@ -26,15 +27,15 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from bench import baselines  # noqa: E402
 from bench.querygen import CONTROL_KINDS, generate, load_posts, title_words  # noqa: E402
 from blog.models import Post  # noqa: E402
+from search import conf  # noqa: E402
+from search.aliases import indices_exist  # noqa: E402
 from search.client import get_client  # noqa: E402
-from search.rebuild import indices_exist  # noqa: E402
-from search.service import search  # noqa: E402
+from search.querying.service import search  # noqa: E402
 
 GATE = "multi_match exact"
 
@@ -115,7 +116,7 @@ def gate(queries, ranks) -> list:
 
 
 def tune(queries) -> None:
-    base = dict(settings.SEARCH["SUGGESTER"])
+    base = conf.get().ranking.suggester.as_dict()
     grid = {
         "suggest_mode": ["missing", "popular", "always"],
         "prefix_length": [0, 1],
@@ -127,11 +128,11 @@ def tune(queries) -> None:
     print("| --- | --- | --- | --- |")
     for key, values in grid.items():
         for value in values:
-            settings.SEARCH["SUGGESTER"] = {**base, key: value}
+            conf.override(SUGGESTER={**base, key: value})
             s = evaluate(queries, {"this search": ours})["this search"]
             typos, control, every = s["ALL typos"], s["control"], s["ALL"]
             print(f"| {key}={value} | {typos[0] / typos[4]:.3f} | {control[0] / control[4]:.3f} | {every[2] / every[4]:.3f} |", flush=True)
-    settings.SEARCH["SUGGESTER"] = base
+    conf.override(SUGGESTER=base)
 
 
 def main() -> None:
@@ -150,20 +151,20 @@ def main() -> None:
     args = parser.parse_args()
     if not (args.corpus / "posts.ndjson").exists():
         sys.exit(f"no corpus at {args.corpus}: pass --corpus DIR")
-    for item in args.set:  # KEY=VALUE, or KEY.SUBKEY=VALUE inside a dict setting such as SUGGESTER
-        key, _, value = item.partition("=")
-        *path, last = key.split(".")
-        target = settings.SEARCH
-        for part in path:
-            target[part] = dict(target[part])
-            target = target[part]
-        target[last] = type(target[last])(value) if last in target else value
-        print(f"SEARCH[{key!r}] = {target[last]!r}")
+    for item in args.set:  # KEY=VALUE, or KEY.NAME=VALUE inside a dict setting such as SUGGESTER
+        key, _, raw = item.partition("=")
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+        head, _, name = key.partition(".")
+        conf.override(**{head: {name: value} if name else value})
+        print(f"SEARCH[{key!r}] = {value!r}")
     if args.max_expected:
         import bench.querygen
 
         bench.querygen.MAX_EXPECTED = args.max_expected
-    settings.SEARCH["WORD_CACHE_SECONDS"] = 0  # every query measured cold, whatever ran before
+    conf.override(WORD_CACHE_SECONDS=0)  # every query measured cold, whatever ran before
     ensure_data(args.corpus)
     posts = load_posts(args.corpus)
     stems = porter_stems(sorted(w for w in title_words(posts) if w.isalpha()))

@@ -5,7 +5,7 @@ from django.http import Http404, HttpResponse
 from django.views.decorators.http import require_GET
 
 from bench import baselines
-from search.service import normalize
+from search.querying.service import normalize
 from search.views import json_response
 
 

@@ -4,14 +4,25 @@ Every variable a deployer may set is listed in the README's configuration table.
 DEBUG is off unless DEBUG=1 is set (the Makefile sets it for development and tests), and with DEBUG
 off the default secret key is refused and the secure-cookie/HSTS settings apply.
 """
+import os
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from dotenv import load_dotenv
 
 from config.env import env_bool, env_float, env_int, env_list, env_str
+from search.conf import overrides_from_environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+# A checkout after `make` has a development environment file (DEBUG=1, the dev PostgreSQL), so that
+# `python manage.py ...` and pytest work there as the docs show. It only fills variables that are
+# not set, and it is never in the image (.dockerignore): production still fails closed. ENV_FILE
+# names another file; empty, none (the tests of the fail-closed defaults use that).
+ENV_FILE = os.environ.get("ENV_FILE", str(BASE_DIR / ".env.dev"))
+if ENV_FILE:
+    load_dotenv(ENV_FILE, override=False)
 
 DEV_SECRET_KEY = "dev-only-insecure-secret-key-change-me"
 DEBUG = env_bool("DEBUG", False)
@@ -79,7 +90,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # kept in PostgreSQL (see search/generation.py).
 REDIS_URL = env_str("REDIS_URL", "")
 # Short socket timeouts: a Redis that hangs costs a search ~0.1 s once, then the cache breaker
-# (SEARCH["CACHE_BREAKER_SECONDS"]) skips it for a while (search/resultcache.py).
+# (serving.cache_breaker_seconds) skips it for a while (search/resultcache.py).
 REDIS_CACHE_OPTIONS = {"socket_timeout": 0.1, "socket_connect_timeout": 0.1}
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
@@ -162,112 +173,9 @@ ELASTICSEARCH = {
     "MAX_DEAD_NODE_BACKOFF": 30.0,
 }
 
-# Every tunable number of the search service lives here, with the original algorithm's defaults.
-SEARCH = {
-    # Index layout: aliases `<prefix>-posts` and `<prefix>-comments`, real indices carry a timestamp.
-    "INDEX_PREFIX": env_str("SEARCH_INDEX_PREFIX", "blog"),
-    "SHARDS": env_int("SEARCH_SHARDS", 1),
-    # Replica copies of each shard: 0 on one node; 1 on a cluster (a node can be lost).
-    "REPLICAS": env_int("SEARCH_REPLICAS", 0),
-    # `reindex` swaps the aliases only once the new indices are green (yellow when the cluster has
-    # too few data nodes to place the replicas); it gives up, aliases untouched, after this long.
-    "READY_TIMEOUT_SECONDS": env_float("SEARCH_READY_TIMEOUT", 120.0),
-    "READY_POLL_SECONDS": 0.25,
-    # Bulk indexing.
-    "BULK_CHUNK_SIZE": env_int("SEARCH_BULK_CHUNK_SIZE", 1000),
-    "BULK_THREADS": env_int("SEARCH_BULK_THREADS", 2),
-    "QUERYSET_CHUNK_SIZE": 1000,
-    # Outbox entries applied per automatic drain (after a successful sync).
-    "OUTBOX_DRAIN_BATCH": 200,
-    # ... and per batch by `reindex --pending` and at the end of a rebuild (no reader waits on those).
-    "PENDING_DRAIN_BATCH": 500,
-    # An entry Elasticsearch refuses this many times moves to the dead letters (DeadChange); the
-    # n-th retry waits OUTBOX_RETRY_SECONDS x 2^(n-1). Outages and overload never count.
-    "OUTBOX_MAX_ATTEMPTS": 5,
-    "OUTBOX_RETRY_SECONDS": 10,
-    # /healthz reports the outbox not ok when a due entry waits longer than this (or one is dead).
-    "OUTBOX_MAX_LAG_SECONDS": 300,
-    # A rebuild retries its catch-up this many times after the swap before swapping back.
-    "REBUILD_CATCH_UP_ATTEMPTS": 3,
-    # Query normalization.
-    "MAX_QUERY_LENGTH": 200,
-    "MAX_QUERY_WORDS": 12,
-    # ...and of tokens as Elasticsearch sees them (a hyphen-joined or CJK "word" holds many).
-    "MAX_QUERY_TOKENS": 12,
-    # The suggesters look at the first words only, and at no word longer than this (bench/hostile.py).
-    "MAX_SUGGEST_WORDS": 6,
-    "MAX_SUGGEST_WORD_LENGTH": 30,
-    # Spelling alternatives (what the user typed keeps TYPED_SCORE so it stays on top).
-    "TYPED_SCORE": 1.1,
-    "MIN_SUGGESTION_SCORE": 0.6,
-    "MAX_ALTERNATIVES": 5,
-    "MAX_OPTIONS_PER_WORD": 3,
-    # The typo model ranking a word's options (search/suggestions.py): what each kind of edit costs.
-    "TYPO_COSTS": {"substitute": 1.0, "adjacent_key": 0.75, "vowel": 0.8, "insert_delete": 0.85, "doubled": 0.6,
-                   "transpose": 0.7, "first_letter": 0.1},
-    # A typed word found in at least this many documents is not corrected (someone's rare typo is).
-    "KNOWN_WORD_MIN_DOCS": 3,
-    # Keeping a typed word that fewer documents hold scores this (a word no document holds: the
-    # floor, MIN_SUGGESTION_SCORE), when several words are corrected together.
-    "KEEP_PRESENT_SCORE": 0.9,
-    # Term suggester options, chosen by measurement (bench/relevance.py); see the README.
-    "SUGGESTER": {
-        "suggest_mode": "missing",
-        "sort": "score",
-        "min_word_length": 3,
-        "prefix_length": 0,
-        "max_edits": 2,
-        "size": 3,
-    },
-    # Ranking tiers (search/query.py): tier -> constant score, powers of two so that a higher tier
-    # always wins; inside a tier BM25 (title weighing TITLE_BOOST times the text) scaled by
-    # RELEVANCE_WEIGHT breaks ties without crossing tiers.
-    "TIERS": {
-        "title.exact.phrase": 64,
-        "title.exact.words": 32,
-        "title.stem.phrase": 16,
-        "title.stem.words": 8,
-        "body.exact.phrase": 4,
-        "body.stem.phrase": 2,
-        "all.words": 1,
-    },
-    "TITLE_BOOST": 2.0,
-    "RELEVANCE_WEIGHT": 0.01,
-    # Stemmer of the matching analyzer ("stemmer" filter language): kstem ("light_english") merges
-    # fewer unrelated words than porter (venus/venues) and measured as well or better (README).
-    "STEMMER": env_str("SEARCH_STEMMER", "light_english"),
-    # Results.
-    "PAGE_SIZE": 10,
-    "MAX_PAGE": 50,
-    "HIGHLIGHT_FRAGMENT_SIZE": 160,
-    # Completions /api/suggest/ offers the browser's search bar (the correction, then titles).
-    "SUGGEST_COMPLETIONS": 8,
-    # Result cache seconds (entries are also invalidated by the index generation); 0 disables it.
-    "CACHE_SECONDS": env_int("SEARCH_CACHE_SECONDS", 300),
-    # Processes learn of index generation changes by LISTEN/NOTIFY instead of a read per search
-    # (search/generation.py); off: read per search (needed behind a transaction-pooling PgBouncer).
-    "GENERATION_LISTEN": env_bool("SEARCH_GENERATION_LISTEN", True),
-    # ... and re-read it anyway this often (the bound on a listener that silently stops hearing).
-    "GENERATION_RECHECK_SECONDS": 1.0,
-    # A process that bumped the generation waits at most this long to hear its own notification,
-    # so readers elsewhere have heard it before the writer answers (search/generation.py).
-    "GENERATION_WAIT_SECONDS": 0.1,
-    # Per-word suggestion cache seconds (same invalidation); 0 disables it.
-    "WORD_CACHE_SECONDS": env_int("SEARCH_WORD_CACHE_SECONDS", 3600),
-    # Elasticsearch failures: searches answer 503 at once for this long after one (then try again),
-    # after-commit syncs leave changes in the outbox for this long; Retry-After of the 503 pages.
-    "SEARCH_BREAKER_SECONDS": 3.0,
-    # One search's time budget across its round trips (each waits at most what is left of it).
-    "DEADLINE_SECONDS": env_float("SEARCH_DEADLINE_SECONDS", 1.5),
-    "SYNC_BREAKER_SECONDS": 5.0,
-    # After a cache failure (Redis down or hanging) searches skip the cache for this long.
-    "CACHE_BREAKER_SECONDS": 10.0,
-    "RETRY_AFTER_SECONDS": 30,
-    # Who may see ?debug-search: "all", "staff" or "off".
-    "DEBUG_TABLE": env_str("SEARCH_DEBUG_TABLE", "all" if DEBUG else "staff"),
-    # /api/baseline/<name>/: the searches we are measured against, for bench/load.py only.
-    "BASELINE_VIEWS": env_bool("SEARCH_BASELINE_VIEWS", False),
-}
+# Every tunable of the search service has its one default in search/conf.py (docs/configuration.md
+# lists them); SEARCH holds only overrides, here those of the environment variables set.
+SEARCH = overrides_from_environment(os.environ, debug=DEBUG)
 
 # Search insights (insights/): the query log, clicks, reports, retention. See the README.
 INSIGHTS = {

@@ -1,6 +1,7 @@
-from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+
+from search import conf
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -9,7 +10,7 @@ urlpatterns = [
     path("", include("blog.urls")),
 ]
 
-if settings.SEARCH["BASELINE_VIEWS"]:  # benchmark-only views (bench/views.py); never in production
+if conf.get().serving.baseline_views:  # benchmark-only views (bench/views.py); never in production
     from bench import views as bench_views
 
     urlpatterns += [

@@ -18,6 +18,7 @@ from django.db import DatabaseError, connection
 from django.urls import Resolver404, resolve
 
 from insights.models import SearchClick
+from search import conf
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ def own_post_url(target: str) -> str | None:
 
 def position(raw: str) -> int | None:
     """A result's position (1-based, across pages), when it is one a results list can have."""
-    limit = settings.SEARCH["MAX_PAGE"] * settings.SEARCH["PAGE_SIZE"]
+    limit = conf.get().serving.max_page * conf.get().serving.page_size
     if raw and raw.isascii() and raw.isdigit() and len(raw) <= 4 and 1 <= int(raw) <= limit:
         return int(raw)
     return None

@@ -1,8 +1,8 @@
 """The dead letters in the admin: what Elasticsearch kept refusing, why, and a retry action."""
 from django.contrib import admin, messages
 
-from search import outbox
 from search.models import DeadChange
+from search.sync import outbox
 
 
 @admin.register(DeadChange)

@@ -6,14 +6,13 @@ is tried again once the pause is over: no restart needed when it comes back.
 """
 import threading
 import time
-
-from django.conf import settings
+from collections.abc import Callable
 
 
 class Breaker:
-    def __init__(self, setting: str):
-        """`setting` names the pause, in seconds, in settings.SEARCH (read at each trip)."""
-        self.setting = setting
+    def __init__(self, pause: Callable[[], float]):
+        """`pause` gives the pause in seconds (read at each trip, so a changed setting applies)."""
+        self.pause = pause
         self._open_until = 0.0
         self._lock = threading.Lock()
 
@@ -22,7 +21,7 @@ class Breaker:
 
     def trip(self) -> None:
         with self._lock:
-            self._open_until = time.monotonic() + float(settings.SEARCH[self.setting])
+            self._open_until = time.monotonic() + float(self.pause())
 
     def reset(self) -> None:
         with self._lock:

@@ -19,6 +19,8 @@ from elastic_transport.client_utils import DEFAULT
 from elasticsearch import Elasticsearch
 from elasticsearch.serializer import OrjsonSerializer
 
+from search import process
+
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
@@ -104,7 +106,7 @@ def get_client() -> Elasticsearch:
 
 
 def bulk_client() -> Elasticsearch:
-    """The client of the management commands' bulk work (`reindex`, `reindex --pending`,
+    """The client of the management commands' bulk work (`reindex`, `search_sync`,
     `search_check`): the longer timeout bulk loads need and the standard JSON serializer (see
     make_client), on connections of its own, made once per process. The outbox's syncs after a
     commit go through get_client()."""
@@ -125,6 +127,9 @@ def reset_client() -> None:
     global _client, _bulk_client
     with _lock:
         _client = _bulk_client = None
+
+
+process.register("Elasticsearch clients", reset_client)
 
 
 def safe_url(url: str) -> str:

@@ -1,55 +1,321 @@
-"""The SEARCH settings dict, checked once at start-up.
+"""Every tunable of the search service: one typed, frozen object, built once and read by attribute.
 
-Every tunable of the search service lives in `settings.SEARCH` (config/settings.py). A key that is
-missing, misspelled (an override of "PAGE_SIZ" would otherwise be silently ignored) or of the
-wrong type fails when Django starts (SearchConfig.ready), not on a reader's request.
+The defaults and what each value means live here, once (docs/configuration.md is rendered from
+these classes, and tests/test_conf.py checks it is current). `settings.SEARCH` holds only
+overrides, keyed by the upper-case field name (`{"PAGE_SIZE": 20}`), normally from environment
+variables (config/settings.py). The object is built at start-up (SearchConfig.ready), so a key
+that is misspelled or of the wrong type fails there, not on a reader's request; it is built again
+when Django's `setting_changed` reports a new SEARCH (tests' `settings` fixture), or on `reload()`.
+
+    from search import conf
+    conf.get().serving.page_size
 """
+import threading
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
+from types import MappingProxyType
+
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.core.signals import setting_changed
 
-from search.query import TIER_NAMES
-from search.suggestions import COSTS
-
-NUMBER = (int, float)
-# Key -> the type(s) its value must have.
-SPEC: dict[str, type | tuple] = {
-    "INDEX_PREFIX": str, "SHARDS": int, "REPLICAS": int, "READY_TIMEOUT_SECONDS": NUMBER, "READY_POLL_SECONDS": NUMBER,
-    "BULK_CHUNK_SIZE": int, "BULK_THREADS": int, "QUERYSET_CHUNK_SIZE": int,
-    "OUTBOX_DRAIN_BATCH": int, "PENDING_DRAIN_BATCH": int, "OUTBOX_MAX_ATTEMPTS": int, "OUTBOX_RETRY_SECONDS": NUMBER, "OUTBOX_MAX_LAG_SECONDS": NUMBER,
-    "REBUILD_CATCH_UP_ATTEMPTS": int,
-    "MAX_QUERY_LENGTH": int, "MAX_QUERY_WORDS": int, "MAX_QUERY_TOKENS": int,
-    "MAX_SUGGEST_WORDS": int, "MAX_SUGGEST_WORD_LENGTH": int,
-    "TYPED_SCORE": NUMBER, "MIN_SUGGESTION_SCORE": NUMBER, "MAX_ALTERNATIVES": int, "MAX_OPTIONS_PER_WORD": int,
-    "TYPO_COSTS": dict, "KNOWN_WORD_MIN_DOCS": int, "KEEP_PRESENT_SCORE": NUMBER, "SUGGESTER": dict,
-    "TIERS": dict, "TITLE_BOOST": NUMBER, "RELEVANCE_WEIGHT": NUMBER, "STEMMER": str,
-    "PAGE_SIZE": int, "MAX_PAGE": int, "HIGHLIGHT_FRAGMENT_SIZE": int, "SUGGEST_COMPLETIONS": int,
-    "CACHE_SECONDS": int, "WORD_CACHE_SECONDS": int, "GENERATION_LISTEN": bool, "GENERATION_RECHECK_SECONDS": NUMBER,
-    "GENERATION_WAIT_SECONDS": NUMBER,
-    "SEARCH_BREAKER_SECONDS": NUMBER, "DEADLINE_SECONDS": NUMBER, "SYNC_BREAKER_SECONDS": NUMBER,
-    "CACHE_BREAKER_SECONDS": NUMBER, "RETRY_AFTER_SECONDS": int,
-    "DEBUG_TABLE": str, "BASELINE_VIEWS": bool,
-}
-CHOICES = {"DEBUG_TABLE": {"all", "staff", "off"}}
+from search import process
 
 
-def problems(conf: dict) -> list[str]:
-    """Everything wrong with a SEARCH dict, as readable lines (empty when it is right)."""
-    found = [f"missing key {key!r}" for key in SPEC if key not in conf]
-    found += [f"unknown key {key!r} (misspelled?)" for key in conf if key not in SPEC]
-    for key, kind in SPEC.items():
-        value = conf.get(key)
-        if key in conf and (not isinstance(value, kind) or (kind is not bool and isinstance(value, bool))):
-            found.append(f"{key} must be {getattr(kind, '__name__', 'a number')}, not {value!r}")
-        if key in CHOICES and value not in CHOICES[key]:
-            found.append(f"{key} must be one of {sorted(CHOICES[key])}, not {value!r}")
-    if isinstance(conf.get("TIERS"), dict):
-        found += [f"unknown tier {t!r} in TIERS" for t in conf["TIERS"] if t not in TIER_NAMES]
-    if isinstance(conf.get("TYPO_COSTS"), dict) and set(conf["TYPO_COSTS"]) != set(COSTS):
-        found.append(f"TYPO_COSTS must name exactly {sorted(COSTS)}")
+def _doc(text: str, default, **extra):
+    """A field with its default and the sentence that explains it (rendered into the docs)."""
+    if isinstance(default, Mapping | list | tuple) or is_dataclass(default):
+        return field(default_factory=lambda: default, metadata={"doc": text, **extra})
+    return field(default=default, metadata={"doc": text, **extra})
+
+
+# The ranking tiers, best first, with their weights: powers of two, so that a document in a higher
+# tier outranks every document that only collects lower ones (search/querying/query.py).
+TIERS = MappingProxyType({
+    "title.exact.phrase": 64,
+    "title.exact.words": 32,
+    "title.stem.phrase": 16,
+    "title.stem.words": 8,
+    "body.exact.phrase": 4,
+    "body.stem.phrase": 2,
+    "all.words": 1,
+})
+TIER_NAMES = tuple(TIERS)
+
+
+@dataclass(frozen=True)
+class TypoCosts:
+    """What each kind of edit costs the typo model (search/querying/suggestions.py). People hit a
+    neighbouring key, swap two letters, double or drop one, or confuse vowels far more often than
+    they type an arbitrary other letter, and rarely get the first letter wrong."""
+    substitute: float = _doc("Any other letter in place of the typed one.", 1.0)
+    adjacent_key: float = _doc("A letter next to it on a QWERTY keyboard.", 0.75)
+    vowel: float = _doc("A vowel for another vowel.", 0.8)
+    insert_delete: float = _doc("A letter added or dropped.", 0.85)
+    doubled: float = _doc("A doubled letter added or dropped (cheaper than any other).", 0.6)
+    transpose: float = _doc("Two neighbouring letters swapped.", 0.7)
+    first_letter: float = _doc("Extra for an edit at the start of the word (tuned with bench/relevance.py).", 0.1)
+
+
+@dataclass(frozen=True)
+class SuggesterOptions:
+    """Elasticsearch term suggester options, chosen by measurement (bench/relevance.py --tune)."""
+    suggest_mode: str = _doc("Ask only about words a field does not hold.", "missing")
+    sort: str = _doc("Options ordered by the suggester's own score.", "score")
+    min_word_length: int = _doc("Shorter words are never corrected.", 3)
+    prefix_length: int = _doc("Letters at the start an option must share (0: typos there too).", 0)
+    max_edits: int = _doc("Edits between a word and an option.", 2)
+    size: int = _doc("Options per word and field.", 3)
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class IndexSettings:
+    """How the indices are laid out and loaded (search/documents.py, search/sync/rebuild.py)."""
+    prefix: str = _doc("Aliases are `<prefix>-posts` and `<prefix>-comments`; real indices carry a timestamp.", "blog",
+                       key="INDEX_PREFIX", env="SEARCH_INDEX_PREFIX")
+    shards: int = _doc("Primary shards per index.", 1, env="SEARCH_SHARDS")
+    replicas: int = _doc("Replica copies of each shard: 0 on one node, 1 on a cluster (a node can be lost).", 0,
+                         env="SEARCH_REPLICAS")
+    stemmer: str = _doc("Stemmer of the matching analyzer (kstem merges fewer unrelated words than porter).",
+                        "light_english", env="SEARCH_STEMMER")
+    ready_timeout_seconds: float = _doc("`reindex` swaps only once the new indices are green (yellow when replicas "
+                                        "cannot be placed); it gives up, aliases untouched, after this long.", 120.0,
+                                        env="SEARCH_READY_TIMEOUT")
+    ready_poll_seconds: float = _doc("How often `reindex` asks for the new indices' health.", 0.25)
+    bulk_chunk_size: int = _doc("Documents per bulk request.", 1000, env="SEARCH_BULK_CHUNK_SIZE")
+    bulk_threads: int = _doc("Bulk requests in flight during a rebuild.", 2, env="SEARCH_BULK_THREADS")
+    queryset_chunk_size: int = _doc("Rows read from PostgreSQL per round trip while loading.", 1000)
+
+
+@dataclass(frozen=True)
+class SyncSettings:
+    """How changes reach Elasticsearch (search/sync/outbox.py, search/sync/rebuild.py)."""
+    outbox_drain_batch: int = _doc("Outbox entries applied per automatic sync after a commit.", 200)
+    pending_drain_batch: int = _doc("... per batch by `search_sync` and at the end of a rebuild.", 500)
+    outbox_max_attempts: int = _doc("An entry Elasticsearch refuses this many times moves to the dead letters "
+                                    "(outages and overload never count).", 5)
+    outbox_retry_seconds: float = _doc("The n-th retry of a refused entry waits this x 2^(n-1).", 10.0)
+    outbox_max_lag_seconds: float = _doc("/healthz reports the outbox not ok when a due entry waits longer.", 300.0)
+    rebuild_catch_up_attempts: int = _doc("A rebuild retries its catch-up this often after the swap before swapping back.",
+                                          3)
+    sync_breaker_seconds: float = _doc("After a failed sync, after-commit syncs leave changes in the outbox this long.",
+                                       5.0)
+
+
+@dataclass(frozen=True)
+class RankingSettings:
+    """What a query becomes and how results are ranked (search/querying/)."""
+    max_query_length: int = _doc("Characters of a query searched (cut at a word boundary).", 200)
+    max_query_words: int = _doc("Words of a query searched.", 12)
+    max_query_tokens: int = _doc("Tokens as Elasticsearch sees them (a hyphen-joined or CJK word holds many).", 12)
+    max_suggest_words: int = _doc("The suggesters look at the first words only (bench/hostile.py) ...", 6)
+    max_suggest_word_length: int = _doc("... and at no word longer than this.", 30)
+    typed_score: float = _doc("The fixed score of what was typed: above any correction, so it stays first.", 1.1)
+    min_suggestion_score: float = _doc("Corrections scoring less are dropped (also the score of keeping an unknown word).",
+                                       0.6)
+    max_alternatives: int = _doc("Alternatives searched, what was typed included.", 5)
+    max_options_per_word: int = _doc("Corrections kept per word.", 3)
+    typo_costs: TypoCosts = _doc("The typo model's edit costs (below).", TypoCosts())
+    known_word_min_docs: int = _doc("A typed word that many documents hold is never corrected (a rare typo is).", 3)
+    keep_present_score: float = _doc("Score of keeping a typed word fewer documents hold, when several words are "
+                                     "corrected together.", 0.9)
+    suggester: SuggesterOptions = _doc("Term suggester options (below).", SuggesterOptions())
+    tiers: Mapping = _doc("Ranking tiers and their constant scores (docs/search.md).", TIERS)
+    title_boost: float = _doc("Inside a tier, BM25 weighs the title this many times the text.", 2.0)
+    relevance_weight: float = _doc("BM25's scale inside a tier: breaks ties without crossing tiers.", 0.01)
+
+
+@dataclass(frozen=True)
+class ServingSettings:
+    """Answering readers: pages, caches, time budgets, breakers (search/querying/service.py, views)."""
+    page_size: int = _doc("Results per page.", 10)
+    max_page: int = _doc("The last page a reader may ask for.", 50)
+    highlight_fragment_size: int = _doc("Characters of a result's snippet.", 160)
+    suggest_completions: int = _doc("Completions /api/suggest/ offers the browser's search bar.", 8)
+    cache_seconds: int = _doc("Result cache lifetime (entries also die with the index generation); 0 disables it.",
+                              300, env="SEARCH_CACHE_SECONDS")
+    word_cache_seconds: int = _doc("Per-word suggestion cache lifetime (same invalidation); 0 disables it.", 3600,
+                                   env="SEARCH_WORD_CACHE_SECONDS")
+    generation_listen: bool = _doc("Learn of index changes by LISTEN/NOTIFY, not a read per search (off behind a "
+                                   "transaction-pooling PgBouncer).", True, env="SEARCH_GENERATION_LISTEN")
+    generation_recheck_seconds: float = _doc("... and re-read the generation anyway this often.", 1.0)
+    generation_wait_seconds: float = _doc("A writer waits at most this long to hear its own notification.", 0.1)
+    deadline_seconds: float = _doc("One search's time budget across its round trips.", 1.5,
+                                   env="SEARCH_DEADLINE_SECONDS")
+    search_breaker_seconds: float = _doc("After an Elasticsearch failure, searches answer 503 at once this long.", 3.0)
+    cache_breaker_seconds: float = _doc("After a cache failure (Redis down or hanging), searches skip it this long.",
+                                        10.0)
+    retry_after_seconds: int = _doc("Retry-After of the 503 pages.", 30)
+    debug_table: str = _doc("Who may see ?debug-search: all, staff or off (all when DEBUG is on).", "staff",
+                            env="SEARCH_DEBUG_TABLE", choices=("all", "staff", "off"))
+    baseline_views: bool = _doc("/api/baseline/<name>/, the searches we are measured against (bench/load.py only).",
+                                False, env="SEARCH_BASELINE_VIEWS")
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    index: IndexSettings = field(default_factory=IndexSettings)
+    sync: SyncSettings = field(default_factory=SyncSettings)
+    ranking: RankingSettings = field(default_factory=RankingSettings)
+    serving: ServingSettings = field(default_factory=ServingSettings)
+
+
+GROUPS = ("index", "sync", "ranking", "serving")
+
+
+def _group_classes() -> dict[str, type]:
+    return {f.name: f.default_factory for f in fields(SearchSettings)}
+
+
+def override_keys() -> dict[str, tuple[str, str]]:
+    """SEARCH key -> (group, field): the upper-case field name, unless the field names its own."""
+    keys = {}
+    for group, cls in _group_classes().items():
+        for f in fields(cls):
+            keys[f.metadata.get("key", f.name.upper())] = (group, f.name)
+    return keys
+
+
+def _default(f):
+    return f.default if f.default is not MISSING else f.default_factory()
+
+
+def _coerce(key: str, f, value, problems: list[str]):
+    """The override as the field's type, or None after noting why it is wrong."""
+    default = _default(f)
+    if isinstance(default, TypoCosts | SuggesterOptions):
+        cls = type(default)
+        if not isinstance(value, Mapping):
+            problems.append(f"{key} must be a dict, not {value!r}")
+            return None
+        names = {g.name for g in fields(cls)}
+        unknown = sorted(set(value) - names)
+        if unknown:
+            problems.append(f"{key} has unknown names {unknown} (known: {sorted(names)})")
+            return None
+        parts = {g.name: g for g in fields(cls)}
+        coerced = {name: _coerce(f"{key}[{name!r}]", parts[name], v, problems) for name, v in value.items()}
+        return None if None in coerced.values() else replace(default, **coerced)
+    if isinstance(default, Mapping):  # the tiers
+        if not isinstance(value, Mapping):
+            problems.append(f"{key} must be a dict, not {value!r}")
+            return None
+        unknown = [t for t in value if t not in TIER_NAMES]
+        if unknown:
+            problems.append(f"unknown tier {unknown[0]!r} in {key}")
+            return None
+        return MappingProxyType(dict(value))
+    kind = type(default)
+    ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value, ok = float(value), True
+    if not ok:
+        problems.append(f"{key} must be {kind.__name__}, not {value!r}")
+        return None
+    choices = f.metadata.get("choices")
+    if choices and value not in choices:
+        problems.append(f"{key} must be one of {sorted(choices)}, not {value!r}")
+        return None
+    return value
+
+
+def build(overrides: Mapping) -> SearchSettings:
+    """The settings object for these overrides; raises ImproperlyConfigured naming every problem."""
+    keys, classes = override_keys(), _group_classes()
+    problems = [f"unknown key {key!r} (misspelled?)" for key in overrides if key not in keys]
+    changes: dict[str, dict] = {group: {} for group in classes}
+    for key, value in overrides.items():
+        if key not in keys:
+            continue
+        group, name = keys[key]
+        f = next(g for g in fields(classes[group]) if g.name == name)
+        coerced = _coerce(key, f, value, problems)
+        if coerced is not None:
+            changes[group][name] = coerced
+    if problems:
+        raise ImproperlyConfigured("settings.SEARCH: " + "; ".join(problems))
+    return SearchSettings(**{group: classes[group](**changes[group]) for group in classes})
+
+
+_lock = threading.Lock()
+_current: SearchSettings | None = None
+
+
+def get() -> SearchSettings:
+    """The settings in force (built from settings.SEARCH on first use)."""
+    current = _current
+    return current if current is not None else reload()
+
+
+def reload() -> SearchSettings:
+    """Build the object again from settings.SEARCH (after changing it in place)."""
+    global _current
+    with _lock:
+        _current = build(getattr(settings, "SEARCH", {}) or {})
+        return _current
+
+
+def override(**changes) -> SearchSettings:
+    """Set some overrides for the rest of this process (benchmarks and commands; tests use the
+    `settings` fixture) and rebuild the object. A dict setting (TYPO_COSTS, SUGGESTER) may name
+    only some of its parts."""
+    settings.SEARCH = {**(getattr(settings, "SEARCH", {}) or {}), **changes}
+    return reload()
+
+
+def _forget() -> None:
+    global _current
+    with _lock:
+        _current = None
+
+
+def _on_setting_changed(*, setting, **_):
+    if setting == "SEARCH":
+        reload()
+
+
+setting_changed.connect(_on_setting_changed)
+process.register("settings object", _forget)
+
+
+def overrides_from_environment(environ: Mapping, *, debug: bool) -> dict:
+    """settings.SEARCH from the environment: a key for each variable that is set (the fields name
+    their variables), parsed by config/env.py's rules. With DEBUG on, everyone sees the debug table."""
+    from config.env import parse
+
+    found = {}
+    for key, (group, name) in override_keys().items():
+        f = next(g for g in fields(_group_classes()[group]) if g.name == name)
+        variable = f.metadata.get("env")
+        if variable and variable in environ:
+            found[key] = parse(variable, environ[variable], type(_default(f)))
+    if debug:
+        found.setdefault("DEBUG_TABLE", "all")
     return found
 
 
-def check(conf: dict) -> None:
-    """Raise ImproperlyConfigured, naming every problem, unless the SEARCH dict is right."""
-    found = problems(conf)
-    if found:
-        raise ImproperlyConfigured("settings.SEARCH: " + "; ".join(found))
+def documented_table() -> str:
+    """The Markdown table of every tunable (docs/configuration.md holds it; a test compares)."""
+    rows = ["| setting (override key) | default | environment | what it does |", "| --- | --- | --- | --- |"]
+    keys = {v: k for k, v in override_keys().items()}
+    for group, cls in _group_classes().items():
+        for f in fields(cls):
+            default = _default(f)
+            shown = "see below" if isinstance(default, TypoCosts | SuggesterOptions | Mapping) else repr(default)
+            env = f"`{f.metadata['env']}`" if "env" in f.metadata else ""
+            rows.append(f"| `{group}.{f.name}` (`{keys[(group, f.name)]}`) | `{shown}` | {env} | {f.metadata['doc']} |")
+    for title, cls in (("ranking.typo_costs", TypoCosts), ("ranking.suggester", SuggesterOptions)):
+        rows += ["", f"`{title}` (a dict of these names overrides some or all of them):", "",
+                 "| name | default | what it does |", "| --- | --- | --- |"]
+        rows += [f"| `{f.name}` | `{f.default!r}` | {f.metadata['doc']} |" for f in fields(cls)]
+    rows += ["", "`ranking.tiers` (the whole dict overrides; a tier left out is not searched):", "",
+             "| tier | weight |", "| --- | --- |"]
+    rows += [f"| `{name}` | {weight} |" for name, weight in TIERS.items()]
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":  # python -m search.conf: the table of docs/configuration.md
+    print(documented_table(), end="")

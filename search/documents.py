@@ -11,12 +11,11 @@ gets them from devservices/es-plugin.
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from enum import StrEnum
 
-from django.conf import settings
 from elasticsearch.dsl import Date, Document, Index, Integer, Keyword, Text, analyzer, token_filter
 
+from search import conf
 from search.stopwords import STOP_WORDS
 
 
@@ -36,6 +35,8 @@ KINDS = tuple(Kind)
 # suggesters and the baselines take their field lists from here.
 SEARCHED_FIELDS = ("title", "text", "comment")
 EXACT = "exact"
+# The term suggesters and the known-word vocabulary read the words as written.
+SUGGESTER_FIELDS = {field: f"{field}.{EXACT}" for field in SEARCHED_FIELDS}
 # What a result needs from `_source` (search/reader.py), never the bodies: the one list of it.
 RESULT_FIELDS = ("doc_type", "post_id", "comment_id", "title", "post_title", "url", "author", "pub_date")
 
@@ -43,7 +44,7 @@ english_possessive = token_filter("english_possessive", type="stemmer", language
 english_stop = token_filter("english_stop", type="stop", stopwords=list(STOP_WORDS))
 
 # The stemmer is chosen by measurement (SEARCH["STEMMER"], see the README's relevance section).
-english_stemmer = token_filter("english_stemmer", type="stemmer", language=settings.SEARCH["STEMMER"])
+english_stemmer = token_filter("english_stemmer", type="stemmer", language=conf.get().index.stemmer)
 
 # Matching for recall: stemmed, stop words removed, accents folded.
 english_text = analyzer(
@@ -66,7 +67,7 @@ def searchable(**kwargs) -> Text:
     vocabulary from it (search/vocabulary.py) with a terms aggregation, then drops it again. The
     frequency filter loads only words at least KNOWN_WORD_MIN_DOCS documents of a segment hold,
     which are the few that can be known: 14 MB of heap at 10x the corpus instead of 171 MB."""
-    min_docs = settings.SEARCH["KNOWN_WORD_MIN_DOCS"]  # 1 or less would read as a fraction: load all
+    min_docs = conf.get().ranking.known_word_min_docs  # 1 or less would read as a fraction: load all
     exact = Text(analyzer=exact_text, fielddata=True, fielddata_frequency_filter={"min": min_docs if min_docs > 1 else 0})
     return Text(analyzer=english_text, index_options="offsets", fields={EXACT: exact}, **kwargs)
 
@@ -200,26 +201,12 @@ def result_of(raw: dict) -> Hit:
     )
 
 
-def alias_name(kind: str) -> str:
-    return f"{settings.SEARCH['INDEX_PREFIX']}-{kind}"
-
-
-def new_index_name(kind: str, *, now: datetime | None = None) -> str:
-    stamp = (now or datetime.now(UTC)).strftime("%Y%m%d%H%M%S%f")
-    return f"{alias_name(kind)}-{stamp}"
-
-
-def index_pattern(kind: str) -> str:
-    """Matches every real index ever built for a kind (and nothing of another prefix or kind)."""
-    return f"{alias_name(kind)}-2*"
-
-
 def index_definition(kind: str, name: str) -> Index:
     """The index `name` for `kind`: settings, analyzers and mapping."""
     index = Index(name)
     index.settings(
-        number_of_shards=settings.SEARCH["SHARDS"],
-        number_of_replicas=settings.SEARCH["REPLICAS"],
+        number_of_shards=conf.get().index.shards,
+        number_of_replicas=conf.get().index.replicas,
     )
     index.document(DOCUMENTS[kind])
     return index

@@ -31,9 +31,9 @@ import select
 import threading
 import time
 
-from django.conf import settings
 from django.db import connection, connections, transaction
 
+from search import conf, process
 from search.models import IndexGeneration
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ def latest() -> int:
         if connection.in_atomic_block:
             return current()  # its own uncommitted bump, which no notification will tell
         _thread.bumped_in_transaction = False
-    if not settings.SEARCH["GENERATION_LISTEN"]:
+    if not conf.get().serving.generation_listen:
         return current()
     value = listener.value()
     return current() if value is None else value
@@ -107,7 +107,7 @@ class Listener:
 
     def value(self) -> int | None:
         """The latest generation, or None while not listening (the caller reads the row)."""
-        recheck = settings.SEARCH["GENERATION_RECHECK_SECONDS"]
+        recheck = conf.get().serving.generation_recheck_seconds
         # Another thread connecting or re-reading (network I/O): read the row instead of waiting.
         if not self.lock.acquire(blocking=False):
             return None
@@ -160,7 +160,7 @@ class Listener:
             if self.pid != os.getpid() or self.conn is None or self.generation is None:
                 return
             heard = self.generation
-            deadline = self.clock() + (settings.SEARCH["GENERATION_WAIT_SECONDS"] if wait else 0)
+            deadline = self.clock() + (conf.get().serving.generation_wait_seconds if wait else 0)
             try:
                 while heard < value and self.clock() < deadline:
                     select.select([self.conn], [], [], max(0.0, deadline - self.clock()))
@@ -203,5 +203,7 @@ class Listener:
 
 
 listener = Listener()
-# A fork while another thread holds the lock would leave the child's copy locked forever.
-os.register_at_fork(after_in_child=lambda: listener.__init__(listener.clock))
+# In a forked child the parent's connection is only forgotten (and a lock another thread held at
+# the fork would stay locked forever: a new one).
+process.register("generation listener", listener.close, after_fork=lambda: listener.__init__(listener.clock))
+process.register("generation transaction flag", lambda: _thread.__dict__.clear())

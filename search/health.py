@@ -6,10 +6,11 @@ one node fewer, still healthy (every shard has a copy), so a load balancer keeps
 from django.db import connection
 from elasticsearch import ApiError, TransportError
 
-from search import cluster, outbox
+from search.aliases import aliased_indices
 from search.client import get_client
 from search.documents import KINDS
-from search.rebuild import aliased_indices
+from search.sync import outbox
+from search.sync import readiness as cluster
 
 
 def postgresql() -> dict:

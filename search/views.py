@@ -9,9 +9,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from insights import log as insights_log
-from search import health
+from search import conf, health
 from search.client import safe_url
-from search.service import BadSearchRequest, SearchUnavailable, search, validate_page
+from search.querying.service import BadSearchRequest, SearchUnavailable, search, validate_page
 
 
 def json_response(data: dict | list, *, status: int = 200, content_type: str = "application/json") -> HttpResponse:
@@ -27,12 +27,12 @@ def json_response(data: dict | list, *, status: int = 200, content_type: str = "
 
 def retry_later(response: HttpResponse) -> HttpResponse:
     """A 503 of search, page or JSON alike, tells clients when to come back."""
-    response["Retry-After"] = str(settings.SEARCH["RETRY_AFTER_SECONDS"])
+    response["Retry-After"] = str(conf.get().serving.retry_after_seconds)
     return response
 
 
 def debug_allowed(request) -> bool:
-    mode = settings.SEARCH["DEBUG_TABLE"]
+    mode = conf.get().serving.debug_table
     wanted = "debug-search" in request.GET
     if not wanted or mode == "off":
         return False
@@ -42,7 +42,7 @@ def debug_allowed(request) -> bool:
 @require_GET
 def results(request):
     raw = request.GET.get("q", "")
-    context = {"query": raw[:settings.SEARCH["MAX_QUERY_LENGTH"]], "debug": debug_allowed(request)}
+    context = {"query": raw[:conf.get().ranking.max_query_length], "debug": debug_allowed(request)}
     try:
         page = validate_page(request.GET.get("page"))
         result = search(raw, page=page, use_cache=not context["debug"])
@@ -55,7 +55,7 @@ def results(request):
     context["query_id"] = insights_log.record(result, source="page")
     context["linked_hits"] = insights_log.result_links(result, context["query_id"])
     if context["debug"]:
-        context["debug_tiers"] = list(settings.SEARCH["TIERS"])
+        context["debug_tiers"] = list(conf.get().ranking.tiers)
         context["debug_rows"] = [(alt, [b[t] for t in context["debug_tiers"]]) for alt, b in zip(result.alternatives, result.boosts, strict=True)]
         context["debug_json"] = json.dumps(result.requests, indent=2, ensure_ascii=False)
         context["elasticsearch_url"] = safe_url(settings.ELASTICSEARCH["URL"])
@@ -92,7 +92,7 @@ def completions(result) -> list[str]:
     """What the browser's search bar offers: the correction, then the top hits' titles, no repeats."""
     found = [result.showing_for] if result.showing_for else []
     found += [h.title for h in result.hits]
-    return list(dict.fromkeys(t for t in found if t))[:settings.SEARCH["SUGGEST_COMPLETIONS"]]
+    return list(dict.fromkeys(t for t in found if t))[:conf.get().serving.suggest_completions]
 
 
 @require_GET
@@ -103,7 +103,7 @@ def suggest(request):
     search is unavailable or the request is bad the answer is an empty list: a search bar shows
     nothing rather than an error.
     """
-    query = request.GET.get("q", "")[:settings.SEARCH["MAX_QUERY_LENGTH"]]
+    query = request.GET.get("q", "")[:conf.get().ranking.max_query_length]
     try:
         found = completions(search(query, page=1))
     except (BadSearchRequest, SearchUnavailable):

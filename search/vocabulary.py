@@ -8,7 +8,7 @@ its unknown words only (search/plan.py).
 
 Built from the index itself, so it matches its analysis exactly: `reindex` runs one terms
 aggregation per searched field's `exact` sub-field over the new indices once live and caught up,
-keeping words with at least KNOWN_WORD_MIN_DOCS documents in that field; `reindex --vocabulary` does only
+keeping words with at least KNOWN_WORD_MIN_DOCS documents in that field; `search_vocabulary` does only
 this (the compose scheduler runs it hourly). The fielddata this loads is frequency-filtered in the
 mapping (search/documents.py) and cleared right after.
 
@@ -33,11 +33,11 @@ from array import array
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import DatabaseError
 
-from search.documents import KINDS, alias_name
-from search.suggestions import SUGGESTER_FIELDS
+from search import conf, process
+from search.aliases import alias_name
+from search.documents import KINDS, SUGGESTER_FIELDS
 
 log = logging.getLogger(__name__)
 
@@ -104,15 +104,15 @@ def collect(client, *, min_docs: int, index: str | None = None) -> set[str]:
         client.indices.clear_cache(index=index, fielddata=True, fields=",".join(fields))
 
 
-def rebuild(client, *, words: set[str] | None = None) -> int:
+def store(client, *, words: set[str] | None = None) -> int:
     """Store the vocabulary (`words` already collected, or read now from the live indices);
     returns the number of words."""
     from search.models import Vocabulary
 
-    min_docs = settings.SEARCH["KNOWN_WORD_MIN_DOCS"]
+    min_docs = conf.get().ranking.known_word_min_docs
     if words is None:
         words = collect(client, min_docs=min_docs)
-    Vocabulary.objects.update_or_create(prefix=settings.SEARCH["INDEX_PREFIX"],
+    Vocabulary.objects.update_or_create(prefix=conf.get().index.prefix,
                                         defaults={"min_docs": min_docs, "words": pack(words), "size": len(words)})
     return len(words)
 
@@ -120,13 +120,13 @@ def rebuild(client, *, words: set[str] | None = None) -> int:
 def drop() -> None:
     from search.models import Vocabulary
 
-    Vocabulary.objects.filter(prefix=settings.SEARCH["INDEX_PREFIX"]).delete()
+    Vocabulary.objects.filter(prefix=conf.get().index.prefix).delete()
 
 
 def exists() -> bool:
     from search.models import Vocabulary
 
-    return Vocabulary.objects.filter(prefix=settings.SEARCH["INDEX_PREFIX"]).exists()
+    return Vocabulary.objects.filter(prefix=conf.get().index.prefix).exists()
 
 
 # ---------------------------------------------------------------- reading (each web process)
@@ -167,7 +167,7 @@ def known_words(generation: int | None) -> Known | None:
 def _refresh(state: _Loaded) -> None:
     from search.models import Vocabulary
 
-    prefix, min_docs = settings.SEARCH["INDEX_PREFIX"], settings.SEARCH["KNOWN_WORD_MIN_DOCS"]
+    prefix, min_docs = conf.get().index.prefix, conf.get().ranking.known_word_min_docs
     row = Vocabulary.objects.filter(prefix=prefix).values_list("built", "min_docs").first()
     if row is None:
         state.built, state.known = None, None
@@ -185,6 +185,9 @@ def _refresh(state: _Loaded) -> None:
 
 
 def forget() -> None:
-    """Drop this process's copy (tests; the next search reloads it)."""
+    """Drop this process's copy (the next search reloads it)."""
     global _loaded
     _loaded = _Loaded()
+
+
+process.register("known-word vocabulary", forget)

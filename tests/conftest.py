@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from search.client import get_client, reset_client
+from search.process import reset_process_state
 from tests.helpers import TEST_PREFIX
 
 # The Playwright fixtures (browser, page, site) for the browser tests.
@@ -36,7 +37,8 @@ def _services_for_service_tests(request):
 
 @pytest.fixture(scope="session")
 def search_test_prefix():
-    settings.SEARCH["INDEX_PREFIX"] = TEST_PREFIX
+    settings.SEARCH = {**settings.SEARCH, "INDEX_PREFIX": TEST_PREFIX}
+    reset_process_state()  # the settings object and everything built from it
     client = get_client()
     if not client.ping():
         pytest.exit(f"Elasticsearch is not answering at {settings.ELASTICSEARCH['URL']}: run `make services` "
@@ -51,21 +53,18 @@ def search_test_prefix():
 
 
 @pytest.fixture(autouse=True)
-def fresh_cache_and_breaker():
-    from search import generation, outbox, resultcache, service, vocabulary
+def fresh_process_state():
+    """Every test starts as a new process would: no breaker open, no vocabulary or generation of
+    another test's database, no LISTEN connection (it would keep the test database busy). The
+    modules registered in search.process are imported first, so none is missed."""
+    import search.querying.service  # noqa: F401
+    import search.sync.outbox  # noqa: F401
 
     cache.clear()
-    vocabulary.forget()  # the generation starts over with each test's database
-    generation.listener.close()
-    outbox.breaker.reset()
-    service.breaker.reset()
-    resultcache.breaker.reset()
+    reset_process_state()
     yield
     cache.clear()
-    generation.listener.close()  # an open LISTEN connection would keep the test database busy
-    outbox.breaker.reset()
-    service.breaker.reset()
-    resultcache.breaker.reset()
+    reset_process_state()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -93,7 +92,7 @@ def es():
 @pytest.fixture
 def build_index(db):
     """Call to (re)build the test indices from what the test put in the database."""
-    from search.rebuild import rebuild
+    from search.sync.rebuild import rebuild
 
     def build(**kwargs):
         return rebuild(**kwargs)

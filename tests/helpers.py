@@ -10,7 +10,7 @@ def refresh(es):
 
 
 def ids_in(es, kind: str) -> set[int]:
-    from search.documents import alias_name
+    from search.aliases import alias_name
 
     refresh(es)
     hits = es.search(index=alias_name(kind), size=1000, query={"match_all": {}}, source=False)["hits"]["hits"]
@@ -18,6 +18,6 @@ def ids_in(es, kind: str) -> set[int]:
 
 
 def source_of(es, kind: str, pk: int) -> dict:
-    from search.documents import alias_name
+    from search.aliases import alias_name
 
     return es.get(index=alias_name(kind), id=str(pk))["_source"]

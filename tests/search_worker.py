@@ -13,7 +13,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from search.service import search  # noqa: E402
+from search.querying.service import search  # noqa: E402
 
 for line in sys.stdin:
     result = search(line.strip())

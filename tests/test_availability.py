@@ -6,8 +6,9 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from search import resultcache
-from search.service import SearchUnavailable, search
+from search import conf
+from search.querying import resultcache
+from search.querying.service import SearchUnavailable, search
 from tests.factories import make_post
 
 API = reverse("search:api")
@@ -67,7 +68,7 @@ def test_two_sites_sharing_a_cache_never_see_each_others_results(blog, settings)
     assert search("firefox").hits
     assert search("firefox").cached
     key = resultcache.key("firefox", 1, 0)
-    settings.SEARCH = {**settings.SEARCH, "INDEX_PREFIX": settings.SEARCH["INDEX_PREFIX"] + "-other-site"}
+    settings.SEARCH = {**settings.SEARCH, "INDEX_PREFIX": conf.get().index.prefix + "-other-site"}
     assert resultcache.key("firefox", 1, 0) != key
     with pytest.raises(SearchUnavailable):  # its indices do not exist: nothing cached is served
         search("firefox")

@@ -6,13 +6,14 @@ import pytest
 from django.test import RequestFactory
 
 from bench import views
+from search import conf
 from tests.factories import make_post
 
 pytestmark = pytest.mark.django_db
 
 
 def test_not_mounted_by_default(client, settings):
-    assert settings.SEARCH["BASELINE_VIEWS"] is False
+    assert conf.get().serving.baseline_views is False
     for path in ("/api/baseline/multi_match/?q=firefox", "/api/baseline/hello/"):
         assert client.get(path).status_code == 404
 

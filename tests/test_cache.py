@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from search import generation
-from search.service import search
+from search.querying.service import search
 from tests.factories import make_post
 from tests.helpers import TEST_PREFIX
 
@@ -83,7 +83,7 @@ def test_word_cache_gives_the_same_answer_in_one_round_trip(db, build_index):
 
 
 def test_word_cache_round_trip_is_exact():
-    from search import wordcache
+    from search.querying import wordcache
 
     suggest = {"title_terms": [{"text": "firefix", "offset": 4, "length": 7, "options": [{"text": "firefox", "score": 0.86}]}],
                "text_terms": [{"text": "the", "offset": 0, "length": 3, "options": []},

@@ -1,5 +1,5 @@
 """Chaos: concurrent writers of every kind while `reindex` runs twice and the real Elasticsearch
-node is stopped and started once; afterwards `reindex --pending` and `search_check` must find
+node is stopped and started once; afterwards `search_sync` and `search_check` must find
 PostgreSQL and the index identical (0 missing, 0 extra, 0 stale).
 
 Bounded: CHAOS_SECONDS (default 12) of writing per seed, CHAOS_SEEDS (default 1,2,3).
@@ -17,8 +17,8 @@ from django.core.management import call_command
 from django.db import DatabaseError, connection
 
 from blog.models import Comment, Post
-from search import outbox
-from search.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning
+from search.sync import outbox
+from search.sync.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning
 from tests.factories import make_comment, make_post
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,7 +154,7 @@ def test_chaos(seed, build_index, capsys):
             thread.join(60)
     assert counts["ok"] > 50, counts
     time.sleep(MAX_SCHEDULE_AHEAD + 0.5)  # every scheduled post is due now
-    call_command("reindex", "--pending")
+    call_command("search_sync")
     capsys.readouterr()
     call_command("search_check")
     out = capsys.readouterr().out

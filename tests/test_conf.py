@@ -1,25 +1,62 @@
-"""settings.SEARCH is checked at start-up (search/conf.py): no service needed."""
+"""The typed settings object (search/conf.py): one value per tunable, checked at start-up, documented.
+No service needed."""
+import dataclasses
+from pathlib import Path
+
 import pytest
-from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from search import conf
+from search.querying import suggestions
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_shipped_settings_are_right():
-    assert conf.problems(settings.SEARCH) == []
+def test_overrides_become_typed_attributes():
+    built = conf.build({"PAGE_SIZE": 20, "INDEX_PREFIX": "other", "OUTBOX_RETRY_SECONDS": 3,
+                        "TYPO_COSTS": {"first_letter": 0.25}, "SUGGESTER": {"size": 5}})
+    assert built.serving.page_size == 20 and built.index.prefix == "other"
+    assert built.sync.outbox_retry_seconds == 3.0 and isinstance(built.sync.outbox_retry_seconds, float)
+    assert built.ranking.typo_costs.first_letter == 0.25 and built.ranking.typo_costs.substitute == 1.0
+    assert built.ranking.suggester.as_dict()["size"] == 5 and built.ranking.suggester.max_edits == 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.serving.page_size = 3  # read once, never changed behind a reader's back
 
 
-def test_a_misspelled_missing_or_mistyped_key_is_named():
-    bad = {**settings.SEARCH, "PAGE_SIZ": 20, "CACHE_SECONDS": "300", "DEBUG_TABLE": "everyone", "BASELINE_VIEWS": 1,
-           "TIERS": {**settings.SEARCH["TIERS"], "title.fuzzy": 3}}
-    del bad["MAX_PAGE"]
-    found = conf.problems(bad)
-    assert "unknown key 'PAGE_SIZ' (misspelled?)" in found
-    assert "missing key 'MAX_PAGE'" in found
-    assert "CACHE_SECONDS must be int, not '300'" in found
-    assert any(p.startswith("DEBUG_TABLE must be one of") for p in found)
-    assert "BASELINE_VIEWS must be bool, not 1" in found
-    assert "unknown tier 'title.fuzzy' in TIERS" in found
-    with pytest.raises(ImproperlyConfigured, match="PAGE_SIZ"):
-        conf.check(bad)
+def test_a_misspelled_or_mistyped_key_is_named():
+    bad = {"PAGE_SIZ": 20, "CACHE_SECONDS": "300", "DEBUG_TABLE": "everyone", "BASELINE_VIEWS": 1,
+           "TIERS": {**conf.TIERS, "title.fuzzy": 3}, "TYPO_COSTS": {"first_leter": 0.2}}
+    with pytest.raises(ImproperlyConfigured) as raised:
+        conf.build(bad)
+    message = str(raised.value)
+    for expected in ("unknown key 'PAGE_SIZ' (misspelled?)", "CACHE_SECONDS must be int, not '300'",
+                     "DEBUG_TABLE must be one of", "BASELINE_VIEWS must be bool, not 1",
+                     "unknown tier 'title.fuzzy' in TIERS", "TYPO_COSTS has unknown names ['first_leter']"):
+        assert expected in message
+
+
+def test_every_tunable_has_one_value_the_one_the_site_runs():
+    """The pure code's defaults are the settings' defaults (once a typo model was tested at a
+    first-letter cost of 0.3 while the site ran 0.1)."""
+    assert suggestions.COSTS == conf.get().ranking.typo_costs == conf.TypoCosts()
+    assert conf.build({}) == conf.SearchSettings()
+
+
+def test_the_environment_sets_only_what_it_names():
+    assert conf.overrides_from_environment({}, debug=False) == {}
+    assert conf.overrides_from_environment({}, debug=True) == {"DEBUG_TABLE": "all"}
+    found = conf.overrides_from_environment({"SEARCH_INDEX_PREFIX": "x", "SEARCH_CACHE_SECONDS": "0",
+                                             "SEARCH_GENERATION_LISTEN": "off", "UNRELATED": "1"}, debug=False)
+    assert found == {"INDEX_PREFIX": "x", "CACHE_SECONDS": 0, "GENERATION_LISTEN": False}
+
+
+def test_setting_changed_rebuilds_the_object(settings):
+    settings.SEARCH = {**settings.SEARCH, "PAGE_SIZE": 7}
+    assert conf.get().serving.page_size == 7
+
+
+def test_the_documented_table_is_the_object():
+    """docs/configuration.md holds the table rendered from the classes: regenerate it with
+    `python -m search.conf > ...` (see the file) when a tunable changes."""
+    text = (ROOT / "docs" / "configuration.md").read_text()
+    assert conf.documented_table() in text

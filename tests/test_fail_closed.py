@@ -43,7 +43,7 @@ def test_debug_is_off_unless_asked_for():
     env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")}
     result = subprocess.run([sys.executable, "manage.py", "shell", "--no-imports", "-v", "0", "-c",
                              "from django.conf import settings; print(settings.DEBUG)"],
-                            cwd=ROOT, env={**env, "SECRET_KEY": "k" * 50, "ALLOWED_HOSTS": "example.org"},
+                            cwd=ROOT, env={**env, "SECRET_KEY": "k" * 50, "ALLOWED_HOSTS": "example.org", "ENV_FILE": ""},
                             capture_output=True, text=True, timeout=120)
     assert result.stdout.strip().splitlines()[-1] == "False", result.stderr
     assert "ENV " in (ROOT / "Dockerfile").read_text() and "DEBUG=0" in (ROOT / "Dockerfile").read_text()

@@ -9,9 +9,10 @@ from django.conf import settings
 from elastic_transport import ConnectionError as ConnectError
 from elastic_transport import ConnectionTimeout
 
-from search import cluster
+from search import conf
 from search.client import make_client, reset_client, safe_url
-from search.service import search
+from search.querying.service import search
+from search.sync import readiness as cluster
 from tests.factories import make_post
 from tests.loopback import LoopbackServer
 
@@ -101,7 +102,7 @@ def test_one_node_means_no_retry(servers):
     assert reset.connections == 1
 
 
-def test_every_node_in_the_list_is_used(nodes_setting):
+def test_every_node_in_the_list_is_used(nodes_setting, es):  # es: a services test (it asks the real node)
     real = settings.ELASTICSEARCH["URL"]
     from search.client import get_client
 
@@ -128,7 +129,7 @@ def test_healthz_reports_the_cluster_status_and_nodes(client, db, build_index, e
 def test_new_indices_must_be_ready(es, settings):
     """A new index whose shards cannot be placed is never reported ready; replicas that one node
     can never place are waited for as yellow only."""
-    name = f"{settings.SEARCH['INDEX_PREFIX']}-readiness-probe"
+    name = f"{conf.get().index.prefix}-readiness-probe"
     es.indices.create(index=name, settings={"number_of_shards": 1, "number_of_replicas": 0,
                                             "index.routing.allocation.require._name": "no-such-node"},
                       wait_for_active_shards=0)

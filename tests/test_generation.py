@@ -9,7 +9,7 @@ import psycopg2
 import pytest
 from django.db import connection, transaction
 
-from search import generation
+from search import conf, generation
 from search.generation import Listener
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -91,7 +91,7 @@ def test_a_broken_listener_falls_back_to_reading_the_row_then_reconnects(other, 
     value = bump_elsewhere(other)
     assert listener.value() is None  # broken: the caller reads the row
     assert listener.value() is None  # and keeps reading it until the recheck interval passed
-    clock.now += settings.SEARCH["GENERATION_RECHECK_SECONDS"]
+    clock.now += conf.get().serving.generation_recheck_seconds
     assert listener.value() == value  # listening again
 
 
@@ -103,7 +103,7 @@ def test_a_silent_listener_is_caught_by_the_periodic_recheck(other, listeners, s
         cursor.execute(f"UNLISTEN {generation.CHANNEL}")
     value = bump_elsewhere(other)
     assert listener.value() == value - 1  # stale, but only until ...
-    clock.now += settings.SEARCH["GENERATION_RECHECK_SECONDS"]
+    clock.now += conf.get().serving.generation_recheck_seconds
     assert listener.value() == value  # ... the row is read again
 
 
@@ -134,7 +134,7 @@ def test_a_notification_arriving_during_the_periodic_reread_is_kept(other, liste
     listener = listeners(clock)
     listener.value()
     listener.reread_sql = "SELECT (SELECT value FROM search_indexgeneration WHERE id = %s) FROM pg_sleep(0.5)"  # slow
-    clock.now += settings.SEARCH["GENERATION_RECHECK_SECONDS"]
+    clock.now += conf.get().serving.generation_recheck_seconds
     bumper = threading.Timer(0.2, bump_elsewhere, args=(other,))  # commits 0.2 s into it
     bumper.start()
     value = listener.value()

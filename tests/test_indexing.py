@@ -8,11 +8,10 @@ from django.db import connection
 from django.utils import timezone
 
 from blog.models import Comment, Post
-from search import indexing, outbox
-from search import rebuild as rebuild_module
-from search.documents import alias_name
+from search.aliases import alias_name, aliased_indices
 from search.models import PendingChange
-from search.rebuild import aliased_indices
+from search.sync import indexing, outbox
+from search.sync import rebuild as rebuild_module
 from tests.factories import make_comment, make_post
 from tests.helpers import ids_in, refresh, source_of
 
@@ -95,14 +94,14 @@ def test_saves_succeed_while_elasticsearch_is_down_and_nothing_is_lost(es, live,
     assert PendingChange.objects.filter(kind="post", object_id=post.pk).exists()
     assert PendingChange.objects.filter(kind="comment", object_id=comment.pk).exists()
     with pytest.raises(CommandError, match="still waiting. Nothing was lost"):
-        call_command("reindex", "--pending")
+        call_command("search_sync")
     # An outage is not the entries' fault: recorded, never counted towards the dead-letter cap.
     assert PendingChange.objects.exclude(last_error="").exists()
     assert not PendingChange.objects.filter(attempts__gt=0).exists()
 
-    # Elasticsearch is back: `reindex --pending` applies everything.
+    # Elasticsearch is back: `search_sync` applies everything.
     restore_client()
-    call_command("reindex", "--pending")
+    call_command("search_sync")
     assert PendingChange.objects.count() == 0
     refresh(es)
     assert source_of(es, "posts", post.pk)["title"] == "Edited during the outage"
@@ -124,8 +123,8 @@ def restore_client():
     """Undo es_down inside a test (the fixture restores the original settings at teardown)."""
     from django.conf import settings
 
-    from search import outbox
     from search.client import reset_client
+    from search.sync import outbox
 
     settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "URL": _real_url(), "TIMEOUT": 2.0}
     reset_client()

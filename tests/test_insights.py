@@ -63,7 +63,7 @@ def test_a_results_page_search_is_logged_once_with_what_the_search_did(client, c
     [row] = logged()
     assert (row.source, row.query, row.page, row.burst) == ("page", "firefix", 1, None)
     assert row.showing_for == "firefox" and row.total >= 2 and row.round_trips >= 1
-    assert row.strategy in ("match_phrase", "match") and row.cached is False
+    assert row.strategy in ("phrase", "words") and row.cached is False
     assert row.searches == 1 and len(row.elapsed_ms) == 1 and row.elapsed_ms[0] > 0
     # The time is PostgreSQL's (a column default), not the application's clock.
     with connection.cursor() as cursor:
@@ -190,7 +190,7 @@ def test_every_log_column_keeps_a_small_statistics_sample():
 
 def entry(query: str, burst=None, seq=0, elapsed=5.0) -> tuple:
     """What record() hands the buffer: the key (insights.buffer.KEY) and the time."""
-    return ("api", burst, seq, query, 1, 3, "match_phrase", "", 1, 4, False), elapsed
+    return ("api", burst, seq, query, 1, 3, "phrase", "", 1, 4, False), elapsed
 
 
 @pytest.mark.django_db
@@ -380,7 +380,7 @@ CLICKS = [(0, 1), (1, 1), (1, 2), (1, 2), (4, 3)]
 def log_searches(*, one_row_each: bool):
     ids = []
     for query, total, shown, elapsed in SEARCHES:
-        token = buffer.add(("api", None, 0, query, 1, total, "match_phrase", shown, 1, 4, True), elapsed)
+        token = buffer.add(("api", None, 0, query, 1, total, "phrase", shown, 1, 4, True), elapsed)
         ids.append(tokens.query_id(token))
         if one_row_each:
             buffer.flush()

@@ -18,12 +18,12 @@ from django.utils import timezone
 from elasticsearch import ConnectionTimeout, Elasticsearch
 
 from blog.models import Comment, Post
-from search import checking, generation, indexing, outbox
-from search import rebuild as rebuild_module
-from search.documents import alias_name
-from search.models import DeadChange, PendingChange
-from search.rebuild import aliased_indices
-from search.service import search
+from search import generation
+from search.aliases import alias_name, aliased_indices
+from search.models import DeadChange, PendingChange, RebuildState
+from search.querying.service import search
+from search.sync import checking, indexing, outbox
+from search.sync import rebuild as rebuild_module
 from tests.factories import make_comment, make_post
 from tests.helpers import ids_in, refresh, source_of
 
@@ -47,7 +47,7 @@ def assert_in_sync():
 
 
 def apply_pending():
-    call_command("reindex", "--pending")
+    call_command("search_sync")
 
 
 
@@ -165,13 +165,13 @@ def bulk_fails_after_the_swap(monkeypatch, times: int):
 
 
 @pytest.mark.django_db
-def test_4_failure_after_the_swap_swaps_back_and_loses_nothing(es, build_index, monkeypatch):
+def test_4_failure_after_the_swap_swaps_back_and_loses_nothing(es, build_index, monkeypatch, settings):
     post = make_post("Before the failed rebuild")
     build_index()
     before = {kind: aliased_indices(es, kind) for kind in ("posts", "comments")}
     write_during_the_load(monkeypatch, post, "Written during the failed rebuild")
     bulk_fails_after_the_swap(monkeypatch, times=100)
-    monkeypatch.setitem(rebuild_module.settings.SEARCH, "REBUILD_CATCH_UP_ATTEMPTS", 2)
+    settings.SEARCH = {**settings.SEARCH, "REBUILD_CATCH_UP_ATTEMPTS": 2}
     with pytest.raises(CommandError) as failure:
         call_command("reindex", "--no-progress")
     message = str(failure.value)
@@ -232,7 +232,7 @@ def test_rebuild_phases_leave_no_kept_entries_and_no_flag(es, build_index):
     assert source_of(es, "posts", post.pk)["title"] == "Phases edited"
     # Only the scheduled post's entry, due tomorrow, is left.
     assert list(PendingChange.objects.values_list("object_id", flat=True)) == [future.pk]
-    assert not rebuild_module.RebuildState.objects.filter(owner_pid__isnull=False).exists()
+    assert not RebuildState.objects.filter(owner_pid__isnull=False).exists()
 
 
 # ---------------------------------------------------------------- 6. versions from PostgreSQL
@@ -490,9 +490,9 @@ def test_replay_log_of_a_killed_rebuild_is_recovered_by_the_next_sync(es, build_
     Post.objects.filter(pk=post.pk).update(title="Applied only to the indices it replaced")
     # As a rebuild killed after its swap leaves things: its flag, and entries kept for a replay.
     PendingChange.objects.filter(object_id=post.pk).update(replay=True)
-    rebuild_module.RebuildState.objects.update_or_create(id=1, defaults={"owner_pid": 2 ** 31 - 1})
+    RebuildState.objects.update_or_create(id=1, defaults={"owner_pid": 2 ** 31 - 1})
     apply_pending()
-    assert not rebuild_module.RebuildState.objects.filter(owner_pid__isnull=False).exists()
+    assert not RebuildState.objects.filter(owner_pid__isnull=False).exists()
     assert not PendingChange.objects.exists()
     refresh(es)
     assert source_of(es, "posts", post.pk)["title"] == "Applied only to the indices it replaced"

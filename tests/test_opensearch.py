@@ -72,7 +72,7 @@ def test_suggestions_in_the_opensearch_shape(client, es_up):
 
 def test_suggestions_are_capped_and_escape_safe(client, es_up, settings):
     make_post("<script>alert(1)</script> Firefox & friends", "Firefox tricks.")
-    from search.rebuild import rebuild
+    from search.sync.rebuild import rebuild
     rebuild()
     settings.SEARCH = {**settings.SEARCH, "SUGGEST_COMPLETIONS": 2}
     response = client.get(SUGGEST, {"q": "firefox <b>"})

@@ -1,14 +1,16 @@
 """Property-based tests (Hypothesis) of the pure query layer: whatever the input, the output is
 bounded, well formed, and never carries syntax that could reach a query_string or script."""
+import dataclasses
 import json
 
-from django.conf import settings as django_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from search.normalize import _TOKEN, normalize_query
-from search.query import build_query, search_body
-from search.suggestions import Alternative, alternatives, known_words_aggregation, suggest_block
+from search import conf
+from search.alternative import Alternative
+from search.querying.normalize import _TOKEN, normalize_query
+from search.querying.query import build_query, search_body
+from search.querying.suggestions import alternatives, known_words_aggregation, suggest_block
 
 # Generating 400-character Unicode texts can be slow on a cold machine (no .hypothesis/ folder yet):
 # that is not a failure, and test order must never matter.
@@ -44,7 +46,7 @@ def general_blanking(raw: str) -> str:
     """What normalize_query does to any non-ASCII text before collapsing whitespace."""
     import unicodedata
 
-    from search.normalize import _BLANKED
+    from search.querying.normalize import _BLANKED
 
     return "".join(" " if unicodedata.category(ch) in _BLANKED else ch for ch in unicodedata.normalize("NFKC", raw))
 
@@ -92,7 +94,7 @@ def test_alternatives_are_bounded_unique_and_above_the_floor(data, cap):
 @PROPERTY
 def test_query_dicts_are_plain_json_with_no_query_syntax(items, page):
     alts = [Alternative(s, t, typed=i == 0) for i, (s, t) in enumerate(items)]
-    query = build_query(alts, tiers=django_settings.SEARCH["TIERS"], title_boost=2.0, relevance_weight=0.01)
+    query = build_query(alts, tiers=conf.get().ranking.tiers, title_boost=2.0, relevance_weight=0.01)
     body = search_body(query, page=page, page_size=10, fragment_size=160,
                        suggest=suggest_block(items[0][1], options={"suggest_mode": "popular"}),
                        aggs=known_words_aggregation(items[0][1]))
@@ -105,7 +107,7 @@ def test_query_dicts_are_plain_json_with_no_query_syntax(items, page):
 
 def plain_typo_cost(typed: str, candidate: str, costs: dict) -> float:
     """The typo model written plainly, a call per cell: what search.suggestions.typo_cost must equal."""
-    from search.suggestions import _KEY, VOWELS
+    from search.querying.suggestions import _KEY, VOWELS
 
     def substitution(x: str, y: str) -> float:
         if x == y:
@@ -145,8 +147,7 @@ _letters = st.text(alphabet="aeiouyqwrtsdfgzxcvbnmhjklp'.1ÉéAB", max_size=14)
 @given(typed=_letters, candidate=_letters)
 @settings(max_examples=1500, deadline=None)
 def test_the_fast_typo_cost_equals_the_plain_one(typed, candidate):
-    from search.suggestions import typo_cost
+    from search.querying.suggestions import typo_cost
 
-    for costs in (django_settings.SEARCH["TYPO_COSTS"], {"substitute": 1.0, "adjacent_key": 0.75, "vowel": 0.8,
-                  "insert_delete": 0.85, "doubled": 0.6, "transpose": 0.7, "first_letter": 0.3}):
-        assert typo_cost(typed, candidate, costs) == plain_typo_cost(typed, candidate, costs)
+    for costs in (conf.get().ranking.typo_costs, conf.TypoCosts(first_letter=0.3, vowel=0.5)):
+        assert typo_cost(typed, candidate, costs) == plain_typo_cost(typed, candidate, dataclasses.asdict(costs))

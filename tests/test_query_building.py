@@ -1,8 +1,8 @@
 """Pure logic, no services: normalization, suggestion scoring, query dicts."""
 import pytest
 
-from search.normalize import normalize_query
-from search.query import (
+from search.querying.normalize import normalize_query
+from search.querying.query import (
     TIER_NAMES,
     boosts,
     build_query,
@@ -13,7 +13,7 @@ from search.query import (
     weights,
     without_stop_words,
 )
-from search.suggestions import (
+from search.querying.suggestions import (
     Alternative,
     alternatives,
     in_code_points,
@@ -233,9 +233,9 @@ def test_build_query_words_tiers_drop_stop_words_and_phrases_keep_them():
 
 
 def test_tier_weights_are_powers_of_two_so_a_higher_tier_always_wins():
-    from django.conf import settings
+    from search import conf
 
-    values = [settings.SEARCH["TIERS"][t] for t in TIER_NAMES]
+    values = [conf.get().ranking.tiers[t] for t in TIER_NAMES]
     assert all(higher > sum(values[i + 1:]) for i, higher in enumerate(values))
 
 

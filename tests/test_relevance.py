@@ -12,7 +12,7 @@
 import pytest
 
 from bench import baselines
-from search.service import search
+from search.querying.service import search
 from tests.factories import make_comment, make_post
 
 pytestmark = pytest.mark.django_db
@@ -114,7 +114,7 @@ def test_titles_with_every_word_come_first_in_any_order(blog):
     assert found[:2] == ["Writing a Firefox extension", "Browser extension review"]
     assert found.index("Extension cords") > 1
     hit, result = top("extension firefox")
-    assert hit.tier == "title.exact.words" and result.strategy == "match"
+    assert hit.tier == "title.exact.words" and result.strategy == "words"
 
 
 def test_a_comment_holding_the_phrase_does_not_hide_the_post_holding_the_words(blog):

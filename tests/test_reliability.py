@@ -12,9 +12,8 @@ from django.db import connection
 from django.urls import reverse
 
 from blog.models import Post
-from search.documents import alias_name
+from search.aliases import alias_name, aliased_indices
 from search.models import PendingChange
-from search.rebuild import aliased_indices
 from tests.factories import make_post
 from tests.helpers import TEST_PREFIX
 
@@ -78,7 +77,7 @@ def test_elasticsearch_stopped_and_restarted(client, admin_client, build_index):
     while client.get(RESULTS, {"q": "outage"}).status_code != 200:
         assert time.monotonic() < deadline, "search did not come back"
         time.sleep(0.5)
-    call_command("reindex", "--pending")
+    call_command("search_sync")
     assert PendingChange.objects.count() == 0
     data = client.get(API, {"q": "edited while elasticsearch"}).json()
     assert data["results"][0]["post_id"] == post.pk

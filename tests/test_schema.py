@@ -5,8 +5,8 @@ import io
 import pytest
 from django.core.management import call_command
 
-from search.documents import alias_name, schema_id
-from search.rebuild import aliased_indices, outdated_kinds
+from search.aliases import alias_name, aliased_indices, outdated_kinds
+from search.documents import schema_id
 from tests.factories import make_post
 
 
@@ -38,9 +38,8 @@ def test_reindex_if_missing_rebuilds_an_outdated_index_and_only_then(es, build_i
 
 
 def test_the_field_lists_come_from_the_documents():
-    from search.documents import RESULT_FIELDS, SEARCHED_FIELDS, CommentDocument, PostDocument, SearchableFields
-    from search.query import search_body
-    from search.suggestions import SUGGESTER_FIELDS
+    from search.documents import RESULT_FIELDS, SEARCHED_FIELDS, SUGGESTER_FIELDS, CommentDocument, PostDocument, SearchableFields
+    from search.querying.query import search_body
 
     assert set(SEARCHED_FIELDS) == set(SearchableFields._doc_type.mapping)
     mapped = set(PostDocument._doc_type.mapping) | set(CommentDocument._doc_type.mapping)

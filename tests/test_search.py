@@ -55,23 +55,23 @@ def test_two_typos_in_one_query_find_their_post(client, corpus):
     assert status == 200
     assert data["results"][0]["post_id"] == posts["extension"].pk
     assert data["showing_for"] == "firefox extension"
-    assert data["strategy"] == "match_phrase"
+    assert data["strategy"] == "phrase"
 
 
 def test_phrase_that_does_not_occur_falls_back_to_match(client, corpus):
     posts, _ = corpus
     status, data = api(client, q="shortcuts keyboard firefox")
-    assert data["strategy"] == "match"
+    assert data["strategy"] == "words"
     assert data["results"][0]["post_id"] == posts["firefox"].pk
 
 
 def test_correct_phrase_uses_match_phrase(client, corpus):
-    from search.service import search
+    from search.querying.service import search
 
     result = search("keyboard shortcuts", use_cache=False)
     # Words fewer than KNOWN_WORD_MIN_DOCS documents hold: the suggesters are asked about them
     # first (a query of known words takes one request: test_vocabulary.py).
-    assert result.strategy == "match_phrase" and result.round_trips == 2
+    assert result.strategy == "phrase" and result.round_trips == 2
     assert [a.text for a in result.alternatives] == ["keyboard shortcuts"]
     assert result.hits[0].post_id == corpus[0]["firefox"].pk
 
@@ -168,7 +168,7 @@ def test_debug_table(client, corpus):
 
     html = client.get(RESULTS, {"q": "firefix", "debug-search": ""}).content.decode()
     assert 'id="debug-table"' in html
-    for text in ("match_phrase", "Elasticsearch round trips", "total time", "&quot;match_phrase&quot;",
+    for text in ("phrase", "Elasticsearch round trips", "total time", "&quot;match_phrase&quot;",
                  ">title.exact.phrase</th>", ">body.stem.phrase</th>", ">tier reached</th>"):
         assert text in html
     # Per alternative: typed or corrected, and the constant score of each tier of its clauses.

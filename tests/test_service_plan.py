@@ -9,9 +9,10 @@ from elastic_transport import ApiResponseMeta, HttpHeaders, NodeConfig
 from elastic_transport import ConnectionError as TransportConnectionError
 from elasticsearch import NotFoundError
 
-from search import generation, plan, service, vocabulary
-from search.executor import DeadlineExceeded, Executor
-from search.service import SearchUnavailable, search
+from search import conf, generation, vocabulary
+from search.querying import plan, service
+from search.querying.executor import DeadlineExceeded, Executor
+from search.querying.service import SearchUnavailable, search
 
 
 class Response:
@@ -67,7 +68,7 @@ def offline(settings, monkeypatch):
 def knowing(offline, monkeypatch, settings):
     """As `offline`, with a vocabulary that knows a few words."""
     known = vocabulary.Known.from_bytes(vocabulary.pack(["firefox", "tips", "extension", "the"]),
-                                        settings.SEARCH["KNOWN_WORD_MIN_DOCS"])
+                                        conf.get().ranking.known_word_min_docs)
     monkeypatch.setattr(vocabulary, "known_words", lambda gen: known)
 
 
@@ -119,11 +120,14 @@ def test_a_rare_unknown_word_without_better_options_is_searched_as_typed(knowing
     assert result.hits[0].title == "Zeppelin"
 
 
-def test_a_correct_query_takes_one_round_trip(offline):
-    client = FakeClient(first_answer("Firefox tips", word="firefox", count=40))
+def test_without_a_vocabulary_every_word_is_asked_about_then_searched_once(offline):
+    """One path for every query: before `reindex` stored a vocabulary nothing is known, so even a
+    correctly spelled word costs the suggest request first (right, only slower)."""
+    client = FakeClient(suggest_answer("firefox", count=40), hits("Firefox tips"))
     result = search("firefox", client=client)
-    assert (result.round_trips, result.took_ms, len(client.bodies)) == (1, 3, 1)
-    assert "suggest" in client.bodies[0] and "aggs" in client.bodies[0]
+    assert (result.round_trips, len(client.bodies)) == (2, 2)
+    assert "suggest" in client.bodies[0] and "query" not in client.bodies[0] and "suggest" not in client.bodies[1]
+    assert [a.text for a in result.alternatives] == ["firefox"]
     assert [h.title for h in result.hits] == ["Firefox tips"] and result.showing_for == ""
 
 
@@ -182,7 +186,7 @@ def test_an_answer_after_the_deadline_is_a_timeout_that_trips_the_breaker(offlin
             return super().search(index, **body)
 
     now = [0.0]
-    monkeypatch.setattr("search.executor.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("search.querying.executor.time.monotonic", lambda: now[0])
     with pytest.raises(SearchUnavailable):
         search("firefox", client=Slow(first_answer("Firefox tips", word="firefox", count=40)))
     assert not service.breaker.allows()
@@ -191,7 +195,7 @@ def test_an_answer_after_the_deadline_is_a_timeout_that_trips_the_breaker(offlin
 def test_words_joined_by_a_dot_apostrophe_or_underscore_are_known_as_written(settings):
     known = vocabulary.Known.from_bytes(vocabulary.pack(["don't", "node.js", "mod_python", "1.0", "kirby's"]), 3)
     # Known as written: the first four.
-    assert plan.unknown_words("Don't node.js MOD_PYTHON 1.0", known, settings.SEARCH) == []
+    assert plan.unknown_words("Don't node.js MOD_PYTHON 1.0", known, conf.get()) == []
     # Left to Elasticsearch: a possessive (the filter cuts "'s"), an unknown word, a hyphen (two
     # tokens) and a leading dot.
-    assert plan.unknown_words("kirby's node.jss don't-care .node.js", known, settings.SEARCH) == [0, 1, 2, 3]
+    assert plan.unknown_words("kirby's node.jss don't-care .node.js", known, conf.get()) == [0, 1, 2, 3]

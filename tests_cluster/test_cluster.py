@@ -20,10 +20,9 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from bench.servers import free_port, start_redis, stop_process_group
-from search.cluster import IndicesNotReady
-from search.documents import alias_name
+from search.aliases import alias_name, aliased_indices
 from search.models import PendingChange
-from search.rebuild import aliased_indices
+from search.sync.readiness import IndicesNotReady
 from tests.factories import make_post
 from tests_cluster.conftest import NODES, ROOT, app_env, cluster
 from tests_cluster.workload import Author, SearchLoad, differences, make_corpus
@@ -74,7 +73,7 @@ def test_node_killed_under_load_loses_no_search_and_no_write(es, build_index, we
     health = es.cluster.health()
     assert health["status"] == "green" and health["number_of_nodes"] == NODES
     # Zero lost writes: what the outbox still holds is applied, then the index matches PostgreSQL.
-    call_command("reindex", "--pending")
+    call_command("search_sync")
     assert PendingChange.objects.count() == 0
     assert differences(es) == {}
     call_command("search_check")  # versions too: raises on any missing, extra or stale document
@@ -90,7 +89,7 @@ def test_rolling_restart_fails_no_search(es, build_index, web_server):
     log.info("rolling restart: %s; %d saves", load.summary(), author.saves)
     assert load.count() > 100 and author.saves > 10
     assert not load.failures(), describe(load.failures())
-    call_command("reindex", "--pending")
+    call_command("search_sync")
     assert differences(es) == {}
     call_command("search_check")
 

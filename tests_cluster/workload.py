@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 from django.db import connection
 
 from blog.models import Comment, Post
-from search.documents import alias_name
+from search.aliases import alias_name
 
 log = logging.getLogger(__name__)
 

@@ -35,5 +35,5 @@ class Command(BaseCommand):
             f"{comments.created + comments.updated} comments ({comments.created} new, {comments.updated} updated, "
             f"{comments.kept} kept as edited on the site, {comments.skipped} skipped) in {elapsed:.1f}s."
         ))
-        self.stdout.write("The changes are in the search outbox: `python manage.py reindex --pending` applies them "
+        self.stdout.write("The changes are in the search outbox: `python manage.py search_sync` applies them "
                           "(the scheduler does every minute).")

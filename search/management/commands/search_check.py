@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 from elasticsearch import ApiError, TransportError
 
-from search import checking
+from search.sync import checking
 
 
 class Command(BaseCommand):

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from elasticsearch import helpers
 
 from search import generation
+from search.aliases import alias_name
 from search.client import bulk_client
-from search.documents import KINDS, alias_name
-from search.indexing import ENTRY_KIND, apply_changes, querysets
+from search.documents import KINDS
+from search.sync.indexing import ENTRY_KIND, apply_changes, querysets
 from search.versions import doc_version
 
 

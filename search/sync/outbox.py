@@ -1,7 +1,7 @@
 """Applying outbox entries (PendingChange, written by PostgreSQL triggers) to Elasticsearch.
 
 A save never fails because of search: if Elasticsearch is down or slow the entry stays in the
-outbox and is applied by the next successful sync or by `reindex --pending`. After a failure the
+outbox and is applied by the next successful sync or by `search_sync`. After a failure the
 process stops trying for a short while (a small circuit breaker), so that a burst of saves during
 an outage costs one timeout, not one each.
 
@@ -17,19 +17,22 @@ import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Max
 
-from search import generation
+from search import conf, generation, process
 from search.breaker import Breaker
-from search.indexing import BulkOutcome, IndexingError, apply_changes
-from search.models import DeadChange, PendingChange, RebuildState
+from search.models import DeadChange, PendingChange
+from search.sync import replaylog
+from search.sync.indexing import BulkOutcome, IndexingError, apply_changes, merged_changes
 from search.versions import StatementNow
 
 log = logging.getLogger(__name__)
 
-breaker = Breaker("SYNC_BREAKER_SECONDS")
+breaker = Breaker(lambda: conf.get().sync.sync_breaker_seconds)
+
+
+process.register("sync breaker", breaker.reset)
 
 
 @dataclass
@@ -40,45 +43,6 @@ class DrainResult:
     conflicts: int = 0
     error: str = ""
     unreachable: bool = False
-
-
-def merged_changes(entries) -> dict:
-    """(kind, id) -> the largest tombstone version among the entries (None when none has one)."""
-    changes: dict = {}
-    for e in entries:
-        key = (e.kind, e.object_id)
-        versions = [v for v in (changes.get(key), e.tombstone_version) if v is not None]
-        changes[key] = max(versions) if versions else None
-    return changes
-
-
-def rebuild_running() -> bool:
-    """Read the rebuild flag FOR SHARE (call inside the drain's transaction).
-
-    A flag left by a dead process (a killed rebuild) is cleared first, and the entries it kept
-    become ordinary pending entries again, so they reach whatever the aliases point to now.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT owner_pid, NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = owner_pid) "
-            f"FROM {RebuildState._meta.db_table} WHERE id = 1 FOR SHARE")
-        row = cursor.fetchone()
-    if row is None or row[0] is None:
-        return False
-    owner, dead = row
-    if dead:
-        release_rebuild(owner)
-        return False
-    return True
-
-
-def release_rebuild(owner: int) -> int:
-    """Clear the flag of rebuild `owner`; its kept entries become pending again. Returns their number."""
-    with transaction.atomic():
-        cleared = RebuildState.objects.filter(id=1, owner_pid=owner).update(owner_pid=None)
-        if not cleared:
-            return 0
-        return PendingChange.objects.filter(replay=True).update(replay=False, due_at=StatementNow())
 
 
 def due_entries(limit: int, upto: int | None = None):
@@ -114,10 +78,10 @@ def apply_isolating(changes: dict, *, client=None, refresh: bool = True) -> Bulk
     return outcome
 
 
-def settle(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> DrainResult:
+def record_outcome(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> DrainResult:
     """Delete (or keep for a running rebuild) the applied entries; count an attempt on each
     refused one, with a growing delay; move it to the dead letters at the cap."""
-    conf = settings.SEARCH
+    cfg = conf.get()
     result = DrainResult(conflicts=outcome.conflicts)
     applied = [e.id for e in entries if (e.kind, e.object_id) in outcome.applied]
     done = PendingChange.objects.filter(id__in=applied)
@@ -133,14 +97,14 @@ def settle(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> DrainResu
             PendingChange.objects.filter(id=e.id).update(last_error=result.error)
             continue
         attempts = e.attempts + 1
-        if attempts >= conf["OUTBOX_MAX_ATTEMPTS"]:
+        if attempts >= cfg.sync.outbox_max_attempts:
             DeadChange.objects.create(kind=e.kind, object_id=e.object_id, tombstone_version=e.tombstone_version,
                                       created=e.created, attempts=attempts, last_error=result.error)
             PendingChange.objects.filter(id=e.id).delete()
             result.dead += 1
             log.error("outbox entry %s %s is dead after %d attempts: %s", e.kind, e.object_id, attempts, result.error)
             continue
-        delay = timedelta(seconds=conf["OUTBOX_RETRY_SECONDS"] * 2 ** (attempts - 1))
+        delay = timedelta(seconds=cfg.sync.outbox_retry_seconds * 2 ** (attempts - 1))
         PendingChange.objects.filter(id=e.id).update(attempts=attempts, last_error=result.error,
                                                      due_at=StatementNow() + delay)
         log.warning("outbox entry %s %s refused (attempt %d): %s", e.kind, e.object_id, attempts, result.error)
@@ -156,7 +120,7 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
     attempted = False
     try:
         with transaction.atomic():
-            keep = rebuild_running()
+            keep = replaylog.is_open()
             entries = due_entries(limit, upto)
             if not entries:
                 return DrainResult()
@@ -167,7 +131,7 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
                 message = str(exc)[:1000]
                 PendingChange.objects.filter(id__in=[e.id for e in entries]).update(last_error=message)
                 return DrainResult(failed=len(entries), error=message, unreachable=True)
-            return settle(entries, outcome, keep_for_replay=keep)
+            return record_outcome(entries, outcome, keep_for_replay=keep)
     finally:
         if attempted:
             generation.bump()
@@ -225,7 +189,7 @@ def state() -> dict:
             f"FROM {PendingChange._meta.db_table} WHERE NOT replay")
         pending, due, lag, dead = cursor.fetchone()
     lag = float(lag)
-    ok = dead == 0 and lag <= settings.SEARCH["OUTBOX_MAX_LAG_SECONDS"]
+    ok = dead == 0 and lag <= conf.get().sync.outbox_max_lag_seconds
     return {"ok": ok, "pending": pending, "due": due, "oldest_due_seconds": round(lag, 1), "dead": dead}
 
 

@@ -18,17 +18,16 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from django.conf import settings
-from django.db import connection, transaction
-from elasticsearch import ApiError, NotFoundError, TransportError, helpers
+from django.db import connection
+from elasticsearch import ApiError, TransportError, helpers
 
-from common.batching import batched
-from search import generation, outbox, vocabulary
-from search.client import bulk_client, get_client
-from search.cluster import wait_until_ready
-from search.documents import KINDS, alias_name, index_body, index_pattern, new_index_name, schema_id
-from search.indexing import ENTRY_KIND, IndexingError, apply_changes, forget_aliases, iter_index_actions, parallel_load, querysets
-from search.models import PendingChange, RebuildState
+from search import conf, generation, vocabulary
+from search.aliases import alias_name, aliased_indices, index_pattern, new_index_name
+from search.client import bulk_client
+from search.documents import KINDS, index_body
+from search.sync import outbox, replaylog
+from search.sync.indexing import ENTRY_KIND, IndexingError, apply_changes, forget_aliases, iter_index_actions, parallel_load, querysets
+from search.sync.readiness import wait_until_ready
 from search.versions import SCHEME
 
 log = logging.getLogger(__name__)
@@ -64,7 +63,7 @@ class RebuildReport:
 
 
 def _lock_key() -> int:
-    return zlib.crc32(f"blogsearch-reindex:{settings.SEARCH['INDEX_PREFIX']}".encode())
+    return zlib.crc32(f"blogsearch-reindex:{conf.get().index.prefix}".encode())
 
 
 @contextmanager
@@ -84,14 +83,6 @@ def reindex_lock():
             cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
-def aliased_indices(client, kind: str) -> list[str]:
-    """The real indices behind a kind's alias (empty when the alias does not exist yet)."""
-    try:
-        return sorted(client.indices.get_alias(name=alias_name(kind)).body)
-    except NotFoundError:
-        return []
-
-
 def remove_stale(client, kinds=KINDS) -> list[str]:
     """Delete indices of ours that no alias points to: leftovers of failed or killed rebuilds."""
     removed = []
@@ -103,44 +94,6 @@ def remove_stale(client, kinds=KINDS) -> list[str]:
                 client.indices.delete(index=name)
                 removed.append(name)
     return removed
-
-
-# ---------------------------------------------------------------- the replay log (outbox side)
-
-
-def open_replay_log() -> set[int]:
-    """From now on syncs keep what they apply (see outbox.rebuild_running). The UPDATE waits for
-    syncs in flight, so everything they applied is committed before the load reads the database.
-
-    Returns the ids of the entries already due and committed now: the load will read their
-    changes, so settling the outbox may drop them (an import followed by a rebuild does not apply
-    every row twice). Entries committed later, or due later, are not in the set."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT owner_pid FROM {RebuildState._meta.db_table} WHERE id = 1")
-        row = cursor.fetchone()
-    if row and row[0] is not None:
-        outbox.release_rebuild(row[0])  # a killed run's log (we hold the advisory lock)
-    with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {RebuildState._meta.db_table} (id, owner_pid) VALUES (1, pg_backend_pid()) "
-                       f"ON CONFLICT (id) DO UPDATE SET owner_pid = excluded.owner_pid")
-        cursor.execute(f"SELECT id FROM {PendingChange._meta.db_table} "
-                       f"WHERE NOT replay AND due_at <= statement_timestamp()")
-        return {row[0] for row in cursor.fetchall()}
-
-
-def replay_set() -> dict:
-    """The kept entries, read once every sync that started before the swap has committed
-    (they hold the flag FOR SHARE; this waits for them)."""
-    with transaction.atomic():
-        RebuildState.objects.select_for_update().filter(id=1).exists()
-        return outbox.merged_changes(PendingChange.objects.filter(replay=True))
-
-
-def abandon_replay_log() -> int:
-    """After a failure: the kept entries become pending again (applied to whatever is live)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        return outbox.release_rebuild(cursor.fetchone()[0])
 
 
 # ---------------------------------------------------------------- phases
@@ -165,8 +118,8 @@ def load(client, new: dict[str, str], *, progress: dict[str, Callable[[int], Non
     reports = {kind: KindReport(kind=kind, index=index) for kind, index in new.items()}
     kind_of = {index: kind for kind, index in new.items()}
     actions = (action for kind, index in new.items() for action in iter_index_actions(kind, index))
-    conf = settings.SEARCH
-    for sent in parallel_load(client, actions, chunk_size=conf["BULK_CHUNK_SIZE"], threads=conf["BULK_THREADS"]):
+    cfg = conf.get()
+    for sent in parallel_load(client, actions, chunk_size=cfg.index.bulk_chunk_size, threads=cfg.index.bulk_threads):
         for index, count in sent.items():
             kind = kind_of[index]
             reports[kind].indexed += count
@@ -235,7 +188,7 @@ def swap_aliases(client, new: dict[str, str]) -> dict[str, list[str]]:
 
 def catch_up(client) -> int:
     """Phase 3: replay into the new indices every change a sync applied to the old ones meanwhile."""
-    changes = replay_set()
+    changes = replaylog.kept_changes()
     try:
         outcome = apply_changes(changes, client=client)
     finally:
@@ -271,7 +224,7 @@ def reconcile(client, kind: str) -> int:
 
 def complete(client, kinds, report: RebuildReport) -> None:
     """Phases 3 and 4 with retries (a 429 or a timeout after the swap is not the end)."""
-    attempts = settings.SEARCH["REBUILD_CATCH_UP_ATTEMPTS"]
+    attempts = conf.get().sync.rebuild_catch_up_attempts
     for attempt in range(1, attempts + 1):
         try:
             report.caught_up = catch_up(client)
@@ -282,17 +235,6 @@ def complete(client, kinds, report: RebuildReport) -> None:
                 raise
             log.warning("catch-up after the swap failed (attempt %d of %d): %s; retrying", attempt, attempts, exc)
             time.sleep(0.5 * attempt)
-
-
-def settle_outbox(covered: set[int]) -> int:
-    """Phase 5: close the replay log; drop the kept entries (now in the new indices) and those
-    the load covered (see open_replay_log)."""
-    with transaction.atomic():
-        RebuildState.objects.filter(id=1).update(owner_pid=None)
-        deleted, _ = PendingChange.objects.filter(replay=True).delete()
-        for chunk in batched(sorted(covered), settings.SEARCH["QUERYSET_CHUNK_SIZE"]):
-            deleted += PendingChange.objects.filter(id__in=chunk, replay=False).delete()[0]
-    return deleted
 
 
 def retire(client, old: dict[str, list[str]], report: RebuildReport, *, keep_old: bool) -> None:
@@ -344,13 +286,13 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
     started = time.perf_counter()
     with reindex_lock():
         report.removed_stale = remove_stale(client, kinds)
-        covered = open_replay_log()
+        covered = replaylog.open_log()
         if set(kinds) != set(KINDS):
             covered = set()  # a post's entry also stands for its comments' documents
         try:
             new = build(client, kinds, report, progress_factory)
         except BaseException:
-            abandon_replay_log()
+            replaylog.abandon()
             raise
         old = swap_aliases(client, new)
         try:
@@ -363,15 +305,15 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
                 # (a post deleted during the load must not leave its words known).
                 words = background.submit(read_vocabulary, client, new)
                 try:
-                    settle_outbox(covered)
+                    replaylog.close_log(covered)
                     retire(client, old, report, keep_old=keep_old)
                 finally:  # whatever happened, the vocabulary must describe the live indices
                     report.vocabulary = refresh_vocabulary(client, words)
-            report.pending_applied = outbox.drain_all(batch=settings.SEARCH["PENDING_DRAIN_BATCH"], client=client).applied
+            report.pending_applied = outbox.drain_all(batch=conf.get().sync.pending_drain_batch, client=client).applied
         except Exception as exc:
             raise RebuildFailedAfterSwap(
                 f"the new indices are live and caught up, but finishing the rebuild failed ({exc}); "
-                f"changes waiting in the outbox are applied by the next sync or `reindex --pending`, and "
+                f"changes waiting in the outbox are applied by the next sync or `search_sync`, and "
                 f"indices left over are removed by the next rebuild. Nothing was lost.") from exc
     report.seconds = time.perf_counter() - started
     return report
@@ -385,7 +327,7 @@ def read_vocabulary(client, new: dict[str, str]) -> set[str]:
     vocabulary between builds (search/vocabulary.py). Run in the background while the replay log
     closes and the old indices are deleted (reading loads the new indices' fielddata)."""
     index = ",".join(new.get(kind, alias_name(kind)) for kind in KINDS)
-    return vocabulary.collect(client, min_docs=settings.SEARCH["KNOWN_WORD_MIN_DOCS"], index=index)
+    return vocabulary.collect(client, min_docs=conf.get().ranking.known_word_min_docs, index=index)
 
 
 def refresh_vocabulary(client, words: Future | None = None) -> int | None:
@@ -393,7 +335,7 @@ def refresh_vocabulary(client, words: Future | None = None) -> int | None:
     search/vocabulary.py), then a generation bump so every process loads them. A failure only
     costs speed (searches ask Elasticsearch instead), so it is logged, never fatal."""
     try:
-        count = vocabulary.rebuild(client, words=words.result() if words is not None else None)
+        count = vocabulary.store(client, words=words.result() if words is not None else None)
     except Exception:  # noqa: BLE001 - Elasticsearch or PostgreSQL refusing: the rebuild itself succeeded
         log.warning("could not read the known-word vocabulary; searches ask Elasticsearch until the next reindex",
                     exc_info=True)
@@ -410,31 +352,11 @@ def refresh_vocabulary(client, words: Future | None = None) -> int | None:
 def after_swap_failure(client, new, old, exc) -> str:
     """Put things back as well as possible and describe exactly where they stand."""
     swapped_back = swap_back(client, new, old)
-    pending = abandon_replay_log()
+    pending = replaylog.abandon()
     if swapped_back:
         delete_indices(client, new.values())
         where = "the aliases point at the previous indices again"
     else:
         where = f"the aliases stay on the new indices ({', '.join(new.values())}); the previous ones are kept"
     return (f"reindex failed after the alias swap ({exc}); {where}; {pending} change(s) made during the rebuild "
-            f"wait in the outbox (`reindex --pending` applies them). Nothing was lost.")
-
-
-def indices_exist() -> bool:
-    client = get_client()
-    return all(aliased_indices(client, kind) for kind in KINDS)
-
-
-def outdated_kinds() -> list[str]:
-    """Kinds whose live index was built with another analysis or mapping than this release's
-    (search/documents.schema_id), or without PostgreSQL row versions (search/versions.SCHEME):
-    they must be rebuilt before searches use the new fields and syncs can trust a 409."""
-    client = get_client()
-    outdated = []
-    for kind in KINDS:
-        names = aliased_indices(client, kind)
-        mappings = client.indices.get_mapping(index=names).body if names else {}
-        metas = [m["mappings"].get("_meta", {}) for m in mappings.values()]
-        if any(meta.get("schema") != schema_id(kind) or meta.get("versions") != SCHEME for meta in metas):
-            outdated.append(kind)
-    return outdated
+            f"wait in the outbox (`search_sync` applies them). Nothing was lost.")

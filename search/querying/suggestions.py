@@ -13,20 +13,13 @@ two-typo query outranks those that fix only one.
 """
 import math
 import re
-from dataclasses import dataclass
 
-from search.documents import EXACT, SEARCHED_FIELDS
+from search.alternative import Alternative
+from search.conf import TypoCosts
+from search.documents import SUGGESTER_FIELDS
 
 KNOWN_WORDS = "known_words"
 _WORD = re.compile(r"\S+")
-SUGGESTER_FIELDS = {field: f"{field}.{EXACT}" for field in SEARCHED_FIELDS}  # on the words as written
-
-
-@dataclass(frozen=True)
-class Alternative:
-    score: float
-    text: str
-    typed: bool = False
 
 
 def suggestable(query: str, *, max_words: int, max_word_length: int) -> str:
@@ -103,40 +96,37 @@ def in_code_points(query: str, suggest: dict) -> dict:
     return out
 
 
-# The typo model: what each kind of edit costs. People hit a neighbouring key, swap two letters,
-# double or drop one, or confuse vowels far more often than they type an arbitrary other letter,
-# and rarely get the first letter wrong.
+# The typo model's keyboard: its edit costs are settings (search/conf.py TypoCosts).
 QWERTY = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 _KEY = {ch: (r, c) for r, row in enumerate(QWERTY) for c, ch in enumerate(row)}
 VOWELS = frozenset("aeiouy")
-# The defaults; SEARCH["TYPO_COSTS"] is what the service passes (tuned with bench/relevance.py).
-COSTS = {"substitute": 1.0, "adjacent_key": 0.75, "vowel": 0.8, "insert_delete": 0.85, "doubled": 0.6,
-         "transpose": 0.7, "first_letter": 0.3}
+COSTS = TypoCosts()  # the defaults, which the site runs unless settings.SEARCH overrides them
 
 
-def typo_cost(typed: str, candidate: str, costs: dict = COSTS) -> float:
+def _indels(s: str, doubled: float, insert_delete: float) -> list[float]:
+    """[k]: the cost of dropping or adding s[k - 1], cheap when it doubles a neighbour."""
+    return [0.0] + [doubled if (k >= 2 and s[k - 2] == s[k - 1]) or (k < len(s) and s[k] == s[k - 1])
+                    else insert_delete for k in range(1, len(s) + 1)]
+
+
+def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     """Weighted optimal-string-alignment distance between what was typed and a candidate word.
 
     An edit at the start of the typed word (substituting or dropping its first letter, adding one
-    before it, swapping its first two) costs COSTS["first_letter"] more.
+    before it, swapping its first two) costs costs.first_letter more.
 
     Written for speed (it runs for every option of every misspelled word, on the request path): the
     per-position costs are computed once and the cell loop makes no calls, 36 instead of 60 us a
     word pair; the arithmetic is the same, term by term, so the result is too (tests/test_properties.py
-    checks it against the plain version). `costs` must hold every key of COSTS (search/conf.py
-    checks SEARCH["TYPO_COSTS"] at start-up): they are read up front, not only when an edit needs one.
+    checks it against the plain version).
     """
     a, b = typed.lower(), candidate.lower()
     n, m = len(a), len(b)
-    first = costs["first_letter"]
-    doubled, insert_delete, transpose = costs["doubled"], costs["insert_delete"], costs["transpose"]
-    adjacent_key, vowel, substitute = costs["adjacent_key"], costs["vowel"], costs["substitute"]
+    first = costs.first_letter
+    doubled, insert_delete, transpose = costs.doubled, costs.insert_delete, costs.transpose
+    adjacent_key, vowel, substitute = costs.adjacent_key, costs.vowel, costs.substitute
 
-    def indels(s: str) -> list[float]:  # [k]: dropping or adding s[k - 1], cheap when it doubles a neighbour
-        return [0.0] + [doubled if (k >= 2 and s[k - 2] == s[k - 1]) or (k < len(s) and s[k] == s[k - 1])
-                        else insert_delete for k in range(1, len(s) + 1)]
-
-    indel_a, indel_b = indels(a), indels(b)
+    indel_a, indel_b = _indels(a, doubled, insert_delete), _indels(b, doubled, insert_delete)
     prev2: list[float] = []
     prev = [0.0] * (m + 1)
     for j in range(1, m + 1):
@@ -170,7 +160,7 @@ def typo_cost(typed: str, candidate: str, costs: dict = COSTS) -> float:
     return round(prev[m], 4)
 
 
-def typo_score(typed: str, candidate: str, costs: dict = COSTS) -> float:
+def typo_score(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     """Like the term suggester's own score (1 - edits / length), with the typo model's costs.
 
     Divided by the typed word's length, not the shorter one's as Lucene does: the options for one
@@ -180,7 +170,7 @@ def typo_score(typed: str, candidate: str, costs: dict = COSTS) -> float:
 
 
 def _spans(suggest: dict, *, floor: float, per_token: int, known: list[tuple[int, int]] = (),
-           costs: dict = COSTS) -> dict[tuple[int, int], list[tuple[float, str]]]:
+           costs: TypoCosts = COSTS) -> dict[tuple[int, int], list[tuple[float, str]]]:
     """Options per (offset, length) span, merged across suggesters, best first, above the floor.
 
     Options are ranked by the typo model's score, then by how many documents hold them (summed
@@ -222,7 +212,7 @@ def _replace(query: str, choices: list[tuple[tuple[int, int], str]]) -> str:
 
 
 def alternatives(query: str, suggest: dict, *, typed_score: float, floor: float, max_alternatives: int,
-                 per_token: int, known: list[tuple[int, int]] = (), costs: dict = COSTS,
+                 per_token: int, known: list[tuple[int, int]] = (), costs: TypoCosts = COSTS,
                  present: list[tuple[int, int]] = (), keep_present: float = 0.0) -> list[Alternative]:
     """The typed query first, then up to max_alternatives - 1 corrections, best first.
 

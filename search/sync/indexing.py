@@ -15,20 +15,23 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from django.conf import settings
 from django.db.models import Q
 from elasticsearch import ApiError, TransportError, helpers
 
 from blog.models import Comment, Post
 from common.batching import batched
+from search import conf, process
+from search.aliases import alias_name
 from search.client import get_client
-from search.documents import DOCUMENTS, CommentDocument, Kind, PostDocument, alias_name
+from search.documents import DOCUMENTS, CommentDocument, Kind, PostDocument
 from search.versions import SCHEME, doc_version, with_comment_versions, with_post_versions
 
 log = logging.getLogger(__name__)
 
 _aliases_seen: set[str] = set()
 _scheme_of_index: dict[str, bool] = {}
+
+process.register("aliases and version schemes seen", lambda: (_aliases_seen.clear(), _scheme_of_index.clear()))
 
 Key = tuple[str, int]  # (Kind.entry: "post" | "comment", primary key): what an outbox entry names
 ENTRY_KIND = {kind: kind.entry for kind in Kind}  # index kind -> outbox kind
@@ -91,6 +94,16 @@ def row_action(index: str, kind: str, obj) -> dict:
 # ---------------------------------------------------------------- incremental changes
 
 
+def merged_changes(entries) -> dict[Key, int | None]:
+    """Outbox entries -> (kind, id) -> the largest tombstone version among them (None when none has one)."""
+    changes: dict[Key, int | None] = {}
+    for e in entries:
+        key = (e.kind, e.object_id)
+        versions = [v for v in (changes.get(key), e.tombstone_version) if v is not None]
+        changes[key] = max(versions) if versions else None
+    return changes
+
+
 def actions_for_changes(changes: dict[Key, int | None]) -> list[tuple[Key, dict]]:
     """(key, action) pairs that make the aliases match the database for the changed rows.
 
@@ -143,7 +156,7 @@ def run_bulk(pairs: list[tuple[Key, dict]], *, client=None, require_alias: bool 
     try:
         results = helpers.streaming_bulk(client, [a for _, a in pairs], raise_on_error=False, raise_on_exception=True,
                                          yield_ok=True, require_alias=require_alias, refresh=refresh,
-                                         chunk_size=settings.SEARCH["BULK_CHUNK_SIZE"])
+                                         chunk_size=conf.get().index.bulk_chunk_size)
         for key, (ok, item) in zip(keys, results, strict=True):
             if ok:
                 continue
@@ -234,7 +247,7 @@ def querysets() -> dict:
 
 def iter_index_actions(kind: str, index: str) -> Iterator[dict]:
     """Index actions for every visible row of a kind, streamed in chunks (bounded memory)."""
-    for obj in querysets()[kind]().iterator(chunk_size=settings.SEARCH["QUERYSET_CHUNK_SIZE"]):
+    for obj in querysets()[kind]().iterator(chunk_size=conf.get().index.queryset_chunk_size):
         yield index_action(index, kind, obj)
 
 

@@ -12,7 +12,9 @@ import time
 
 from elasticsearch import ConnectionTimeout
 
-from search.documents import KINDS, alias_name
+from search import process
+from search.aliases import alias_name
+from search.documents import KINDS
 
 
 class DeadlineExceeded(ConnectionTimeout):
@@ -24,6 +26,14 @@ class DeadlineExceeded(ConnectionTimeout):
 
 _timed: dict[tuple[int, float], tuple] = {}
 _timed_lock = threading.Lock()
+
+
+def _forget_timed() -> None:
+    with _timed_lock:
+        _timed.clear()
+
+
+process.register("clients per timeout step", _forget_timed)
 
 
 def with_timeout(client, seconds: float):

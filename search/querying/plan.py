@@ -1,6 +1,7 @@
 """What to ask Elasticsearch for a reader's query, as plain request bodies (pure, no I/O).
 
-With the known-word vocabulary (search/vocabulary.py) the service decides before any request:
+With the known-word vocabulary (search/vocabulary.py) the service decides before any request
+(without one, stored by `reindex`, every word counts as unknown):
 
 - every word known (or never corrected: a number, too short, past the suggesters' reach):
   `typed_request`, one plain search for what was typed; nothing can be corrected.
@@ -8,24 +9,20 @@ With the known-word vocabulary (search/vocabulary.py) the service decides before
   document counts, and fetches no hits (a query known to be misspelled is searched once, with
   its alternatives); then `alternatives_request`.
 
-Without a vocabulary (not built yet) the first request is `first_request`: the search for what was
-typed with the suggesters and the counts of every word riding along, its hits the answer when
-nothing is misspelled.
-
 `choose_alternatives` turns the suggestions (or the word cache's copy of them) into alternatives.
 """
 import re
 
-from search.query import build_query, highlight_query, search_body
-from search.suggestions import (
+from search.alternative import Alternative
+from search.conf import SearchSettings
+from search.querying.query import build_query, highlight_query, search_body
+from search.querying.suggestions import (
     KNOWN_WORDS,
-    Alternative,
     alternatives,
     in_code_points,
     known_spans,
     known_words_aggregation,
     suggest_block,
-    suggestable,
     words,
 )
 
@@ -33,28 +30,21 @@ from search.suggestions import (
 _JOINED = re.compile(r"[A-Za-z0-9]+(?:[._'][A-Za-z0-9]+)+")
 
 
-def _body(alts: list[Alternative], *, page: int, conf: dict, **extra) -> dict:
-    query = build_query(alts, tiers=conf["TIERS"], title_boost=conf["TITLE_BOOST"], relevance_weight=conf["RELEVANCE_WEIGHT"])
-    return search_body(query, page=page, page_size=conf["PAGE_SIZE"], fragment_size=conf["HIGHLIGHT_FRAGMENT_SIZE"],
+def _body(alts: list[Alternative], *, page: int, cfg: SearchSettings, **extra) -> dict:
+    query = build_query(alts, tiers=cfg.ranking.tiers, title_boost=cfg.ranking.title_boost, relevance_weight=cfg.ranking.relevance_weight)
+    return search_body(query, page=page, page_size=cfg.serving.page_size, fragment_size=cfg.serving.highlight_fragment_size,
                        highlight=highlight_query(alts), **extra)
 
 
-def typed(query: str, conf: dict) -> list[Alternative]:
-    return [Alternative(conf["TYPED_SCORE"], query, typed=True)]
+def typed(query: str, cfg: SearchSettings) -> list[Alternative]:
+    return [Alternative(cfg.ranking.typed_score, query, typed=True)]
 
 
-def first_request(query: str, *, page: int, conf: dict) -> dict:
-    """The typed query's search, with the suggesters and the known-word counts riding along."""
-    text = suggestable(query, max_words=conf["MAX_SUGGEST_WORDS"], max_word_length=conf["MAX_SUGGEST_WORD_LENGTH"])
-    return _body(typed(query, conf), page=page, conf=conf, suggest=suggest_block(text, options=conf["SUGGESTER"]),
-                 aggs=known_words_aggregation(query))
+def typed_request(query: str, *, page: int, cfg: SearchSettings) -> dict:
+    return _body(typed(query, cfg), page=page, cfg=cfg)
 
 
-def typed_request(query: str, *, page: int, conf: dict) -> dict:
-    return _body(typed(query, conf), page=page, conf=conf)
-
-
-def unknown_words(query: str, known, conf: dict) -> list[int]:
+def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
     """Indices (in words(query)) of the words the suggesters must be asked about.
 
     Not those they never see (past MAX_SUGGEST_WORDS, longer than MAX_SUGGEST_WORD_LENGTH), nor
@@ -68,10 +58,10 @@ def unknown_words(query: str, known, conf: dict) -> list[int]:
     word-break rules WB6-WB13), which are the same in the typed word; so the word is that one token,
     lowercased (ASCII: nothing to fold). Not one ending in "'s", which the possessive filter cuts.
     Any other word (hyphens, accents, scripts) is left to Elasticsearch's own analysis."""
-    min_length = conf["SUGGESTER"].get("min_word_length", 4)
+    min_length = cfg.ranking.suggester.min_word_length
     out = []
     for i, (start, end, word) in enumerate(words(query)):
-        if i >= conf["MAX_SUGGEST_WORDS"] or end - start > conf["MAX_SUGGEST_WORD_LENGTH"]:
+        if i >= cfg.ranking.max_suggest_words or end - start > cfg.ranking.max_suggest_word_length:
             continue
         if word.isascii() and word.isalnum():
             if len(word) < min_length or any(ch.isdigit() for ch in word) or word in known:
@@ -82,7 +72,7 @@ def unknown_words(query: str, known, conf: dict) -> list[int]:
     return out
 
 
-def suggest_request(query: str, unknown: list[int], *, conf: dict) -> dict:
+def suggest_request(query: str, unknown: list[int], *, cfg: SearchSettings) -> dict:
     """The suggesters over the unknown words only (the others blanked, so offsets stay the query's)
     and their document counts; no hits, no highlighting."""
     text = list(query)
@@ -90,12 +80,12 @@ def suggest_request(query: str, unknown: list[int], *, conf: dict) -> dict:
         if i not in unknown:
             text[start:end] = " " * (end - start)
     return {"size": 0, "track_total_hits": False,
-            "suggest": suggest_block("".join(text), options=conf["SUGGESTER"]),
+            "suggest": suggest_block("".join(text), options=cfg.ranking.suggester.as_dict()),
             "aggs": known_words_aggregation(query, only=unknown)}
 
 
-def alternatives_request(alts: list[Alternative], *, page: int, conf: dict) -> dict:
-    return _body(alts, page=page, conf=conf)
+def alternatives_request(alts: list[Alternative], *, page: int, cfg: SearchSettings) -> dict:
+    return _body(alts, page=page, cfg=cfg)
 
 
 def suggestions_of(body: dict, response: dict) -> tuple[dict, dict]:
@@ -118,11 +108,11 @@ def with_known(query: str, aggregations: dict, unknown: list[int], *, min_docs: 
     return {KNOWN_WORDS: {"words": {"buckets": buckets}}}
 
 
-def choose_alternatives(query: str, suggest: dict, aggregations: dict, *, conf: dict) -> list[Alternative]:
+def choose_alternatives(query: str, suggest: dict, aggregations: dict, *, cfg: SearchSettings) -> list[Alternative]:
     """What was typed, then the best corrections (search/suggestions.py)."""
     return alternatives(
-        query, suggest, typed_score=conf["TYPED_SCORE"], floor=conf["MIN_SUGGESTION_SCORE"],
-        max_alternatives=conf["MAX_ALTERNATIVES"], per_token=conf["MAX_OPTIONS_PER_WORD"], costs=conf["TYPO_COSTS"],
-        known=known_spans(query, aggregations, min_docs=conf["KNOWN_WORD_MIN_DOCS"]),
-        present=known_spans(query, aggregations, min_docs=1), keep_present=conf["KEEP_PRESENT_SCORE"],
+        query, suggest, typed_score=cfg.ranking.typed_score, floor=cfg.ranking.min_suggestion_score,
+        max_alternatives=cfg.ranking.max_alternatives, per_token=cfg.ranking.max_options_per_word, costs=cfg.ranking.typo_costs,
+        known=known_spans(query, aggregations, min_docs=cfg.ranking.known_word_min_docs),
+        present=known_spans(query, aggregations, min_docs=1), keep_present=cfg.ranking.keep_present_score,
     )

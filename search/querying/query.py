@@ -35,20 +35,21 @@ a hit tells which alternative and which tier it matched (the debug table and "Sh
 import re
 import unicodedata
 
+from search.alternative import Alternative
+from search.conf import TIER_NAMES
 from search.documents import EXACT, RESULT_FIELDS, SEARCHED_FIELDS
 from search.stopwords import is_stop_word
-from search.suggestions import Alternative
 
-MATCH_PHRASE = "match_phrase"
-MATCH = "match"
+# How the top hit was found (the debug table, the API's `strategy`, the search log): by a phrase
+# tier, or only by the words.
+PHRASE = "phrase"
+WORDS = "words"
 TITLE, TEXT, COMMENT = SEARCHED_FIELDS
 BODIES = [TEXT, COMMENT]
 _WORD = re.compile(r"\w+", re.UNICODE)
 
-# The tiers, best first (their weights are settings: SEARCH["TIERS"]); `some.words` is the BM25
-# clause that every tier sits on.
-TIER_NAMES = ("title.exact.phrase", "title.exact.words", "title.stem.phrase", "title.stem.words",
-              "body.exact.phrase", "body.stem.phrase", "all.words")
+# The tiers, best first, are named with their weights in search/conf.py (ranking.tiers);
+# `some.words` is the BM25 clause that every tier sits on.
 SOME_WORDS = "some.words"
 PHRASE_TIERS = frozenset(t for t in TIER_NAMES if t.endswith(".phrase"))
 _ORDER = {name: i for i, name in enumerate(TIER_NAMES + (SOME_WORDS,))}

@@ -1,15 +1,14 @@
 """search(): the one entry point that talks to Elasticsearch for a reader's query.
 
-It ties together pure parts and thin I/O: the result cache (search/resultcache.py), the word
-cache (search/wordcache.py), the plan of requests (search/plan.py), the executor that sends them
-within one deadline (search/executor.py) and the reader of the answers (search/reader.py); and it
+It ties together pure parts and thin I/O: the result cache (search/querying/resultcache.py), the word
+cache (search/querying/wordcache.py), the plan of requests (search/querying/plan.py), the executor that sends them
+within one deadline (search/querying/executor.py) and the reader of the answers (search/querying/reader.py); and it
 maps failures to SearchUnavailable behind a circuit breaker.
 
-Round trips: the first request carries the suggesters *and* the search for what was typed. Only
-when the suggesters offer alternatives is a second request made with the tiered query over all of
-them. So a correctly spelled query costs one round trip, a misspelled one two (the original made
-up to six). When every word's suggestions are in the word cache, the alternatives are known
-before any request and a misspelled query costs one round trip too.
+Round trips: a query whose words the known-word vocabulary holds costs one search. Words it does
+not hold are asked about in one small suggest request first (the original made up to six), unless
+the word cache remembers their suggestions. Before `reindex` has stored a vocabulary every word
+counts as unknown: right, only slower.
 """
 import logging
 import time
@@ -19,14 +18,15 @@ from django.conf import settings
 from django.db import DatabaseError
 from elasticsearch import ApiError, TransportError
 
-from search import generation, plan, reader, resultcache, vocabulary, wordcache
+from search import conf, generation, process, vocabulary
+from search.alternative import Alternative
 from search.breaker import Breaker
 from search.client import get_client
 from search.documents import Hit
-from search.executor import Executor
-from search.normalize import normalize_query
-from search.query import MATCH_PHRASE, boosts
-from search.suggestions import Alternative
+from search.querying import plan, reader, resultcache, wordcache
+from search.querying.executor import Executor
+from search.querying.normalize import normalize_query
+from search.querying.query import PHRASE, boosts
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,10 @@ class SearchUnavailable(Exception):
 
 
 # After a connection failure or timeout, searches answer "unavailable" at once for a few seconds.
-breaker = Breaker("SEARCH_BREAKER_SECONDS")
+breaker = Breaker(lambda: conf.get().serving.search_breaker_seconds)
+
+
+process.register("search breaker", breaker.reset)
 
 
 class BadSearchRequest(ValueError):
@@ -50,7 +53,7 @@ class SearchResult:
     query: str
     page: int
     page_size: int
-    strategy: str = MATCH_PHRASE
+    strategy: str = PHRASE  # how the top hit was found: "phrase" or "words"
     alternatives: list[Alternative] = field(default_factory=list)
     boosts: list[dict] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
@@ -65,7 +68,7 @@ class SearchResult:
 
     @property
     def num_pages(self) -> int:
-        return max(1, -(-min(self.total, settings.SEARCH["MAX_PAGE"] * self.page_size) // self.page_size))
+        return max(1, -(-min(self.total, conf.get().serving.max_page * self.page_size) // self.page_size))
 
     @property
     def search_terms(self) -> list[list]:
@@ -96,41 +99,41 @@ def validate_page(raw) -> int:
     if not (text.isascii() and text.isdigit() and len(text) <= 6):
         raise BadSearchRequest("page must be a whole number")
     page = int(text)
-    if not 1 <= page <= settings.SEARCH["MAX_PAGE"]:
-        raise BadSearchRequest(f"page must be between 1 and {settings.SEARCH['MAX_PAGE']}")
+    if not 1 <= page <= conf.get().serving.max_page:
+        raise BadSearchRequest(f"page must be between 1 and {conf.get().serving.max_page}")
     return page
 
 
 def normalize(raw: str) -> str:
-    conf = settings.SEARCH
-    return normalize_query(raw, max_length=conf["MAX_QUERY_LENGTH"], max_words=conf["MAX_QUERY_WORDS"],
-                           max_tokens=conf["MAX_QUERY_TOKENS"])
+    cfg = conf.get()
+    return normalize_query(raw, max_length=cfg.ranking.max_query_length, max_words=cfg.ranking.max_query_words,
+                           max_tokens=cfg.ranking.max_query_tokens)
 
 
 def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None) -> SearchResult:
     """Search posts and comments for a reader's query. Raises SearchUnavailable."""
     started = time.perf_counter()
-    conf = settings.SEARCH
+    cfg = conf.get()
     query = normalize(raw_query)
-    result = SearchResult(query=query, page=page, page_size=conf["PAGE_SIZE"])
+    result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size)
     if not query:
         return result
     # The caches key their entries by the index generation, and the known-word vocabulary is
     # reloaded when it moves. Without PostgreSQL the search still answers, uncached.
     gen = _generation()
-    use_cache = use_cache and conf["CACHE_SECONDS"] > 0 and gen is not None
+    use_cache = use_cache and cfg.serving.cache_seconds > 0 and gen is not None
     if use_cache:
         cached = resultcache.get(query, page, gen)
         if cached is not None:
-            hit = SearchResult(**resultcache.unpack(cached), cached=True)
-            hit.query = query  # the reader's own casing, not the first reader's (the key is lowercased)
-            hit.alternatives[0] = Alternative(hit.alternatives[0].score, query, typed=True)
-            hit.boosts = boosts(hit.alternatives, tiers=conf["TIERS"])
-            hit.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
-            return hit
+            found = SearchResult(**resultcache.unpack(cached), cached=True)
+            found.query = query  # the reader's own casing, not the first reader's (the key is lowercased)
+            found.alternatives[0] = Alternative(found.alternatives[0].score, query, typed=True)
+            found.boosts = boosts(found.alternatives, tiers=cfg.ranking.tiers)
+            found.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
+            return found
     if not breaker.allows():
         raise SearchUnavailable("Elasticsearch failed moments ago; not retrying yet")
-    executor = Executor(client or get_client(), deadline_seconds=conf["DEADLINE_SECONDS"],
+    executor = Executor(client or get_client(), deadline_seconds=cfg.serving.deadline_seconds,
                         timeout_seconds=settings.ELASTICSEARCH["TIMEOUT"])
     try:
         _run(result, executor, gen)
@@ -148,7 +151,7 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
         result.round_trips, result.took_ms, result.requests = executor.round_trips, executor.took_ms, executor.requests
     result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
     if use_cache:
-        resultcache.put(query, page, gen, resultcache.pack(result), conf["CACHE_SECONDS"])
+        resultcache.put(query, page, gen, resultcache.pack(result), cfg.serving.cache_seconds)
     return result
 
 
@@ -162,61 +165,37 @@ def _generation() -> int | None:
 
 
 def _run(result: SearchResult, executor: Executor, gen: int | None) -> None:
-    conf = settings.SEARCH
-    known = vocabulary.known_words(gen)
-    if known is None:
-        _run_without_vocabulary(result, executor, gen)
-        return
+    """One path for every query: words the vocabulary knows are never asked about; the others go
+    to the suggesters in one small request (every word while no vocabulary is stored yet), and
+    then the query is searched once, with its alternatives."""
+    cfg = conf.get()
     query = result.query
-    unknown = plan.unknown_words(query, known, conf)
-    if unknown:  # ask about those words only, then search once with the alternatives
+    known = vocabulary.known_words(gen)
+    unknown = plan.unknown_words(query, known if known is not None else frozenset(), cfg)
+    if unknown:
         suggest, aggregations = _suggestions(result, executor, gen, only=unknown)
-        aggregations = plan.with_known(query, aggregations, unknown, min_docs=conf["KNOWN_WORD_MIN_DOCS"])
-        result.alternatives = plan.choose_alternatives(query, suggest, aggregations, conf=conf)
-        response = executor.search(plan.alternatives_request(result.alternatives, page=result.page, conf=conf))
-    else:  # nothing can be corrected: one plain search
-        result.alternatives = plan.typed(query, conf)
-        response = executor.search(plan.typed_request(query, page=result.page, conf=conf))
-    _read(result, response)
+        aggregations = plan.with_known(query, aggregations, unknown, min_docs=cfg.ranking.known_word_min_docs)
+        result.alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg)
+    else:  # nothing can be corrected
+        result.alternatives = plan.typed(query, cfg)
+    _read(result, executor.search(plan.alternatives_request(result.alternatives, page=result.page, cfg=cfg)))
 
 
 def _suggestions(result: SearchResult, executor: Executor, gen: int | None, *, only: list[int]) -> tuple[dict, dict]:
     """The suggestions and counts of the words at `only`: from the word cache, or one small request."""
-    conf = settings.SEARCH
-    query, options = result.query, conf["SUGGESTER"]
-    seconds = conf["WORD_CACHE_SECONDS"] if gen is not None else 0
+    cfg = conf.get()
+    query, options = result.query, cfg.ranking.suggester.as_dict()
+    seconds = cfg.serving.word_cache_seconds if gen is not None else 0
     cached = wordcache.lookup(query, generation=gen, options=options, seconds=seconds, only=only)
     if cached is not None:
         result.word_cache_hit = True
         return cached
-    body = plan.suggest_request(query, only, conf=conf)
+    body = plan.suggest_request(query, only, cfg=cfg)
     suggest, aggregations = plan.suggestions_of(body, executor.search(body))
     wordcache.store(query, suggest, aggregations, generation=gen, options=options, seconds=seconds, only=only)
     return suggest, aggregations
 
 
-def _run_without_vocabulary(result: SearchResult, executor: Executor, gen: int | None) -> None:
-    """Before `reindex` has stored a vocabulary: the typed query's search carries the suggesters
-    and the counts of every word, and is the answer when nothing is misspelled."""
-    conf = settings.SEARCH
-    query, options = result.query, conf["SUGGESTER"]
-    word_seconds = conf["WORD_CACHE_SECONDS"] if gen is not None else 0
-    response = None
-    cached_words = wordcache.lookup(query, generation=gen, options=options, seconds=word_seconds)
-    if cached_words is None:
-        body = plan.first_request(query, page=result.page, conf=conf)
-        response = executor.search(body)
-        suggest, aggregations = plan.suggestions_of(body, response)
-        wordcache.store(query, suggest, aggregations, generation=gen, options=options, seconds=word_seconds)
-    else:
-        suggest, aggregations = cached_words
-        result.word_cache_hit = True
-    result.alternatives = plan.choose_alternatives(query, suggest, aggregations, conf=conf)
-    if response is None or len(result.alternatives) > 1:
-        response = executor.search(plan.alternatives_request(result.alternatives, page=result.page, conf=conf))
-    _read(result, response)
-
-
 def _read(result: SearchResult, response: dict) -> None:
-    result.boosts = boosts(result.alternatives, tiers=settings.SEARCH["TIERS"])
+    result.boosts = boosts(result.alternatives, tiers=conf.get().ranking.tiers)
     result.hits, result.total, result.strategy, result.showing_for = reader.read(response, result.alternatives)

@@ -14,22 +14,27 @@ from django.core.cache import caches
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 
+from search import conf, process
+from search.alternative import Alternative
 from search.breaker import Breaker
 from search.documents import Hit
-from search.suggestions import Alternative
 
 log = logging.getLogger(__name__)
 _VERSION = "r2"
 
 # A cache that fails (Redis down) or hangs (its socket timeout, set in settings.CACHES) is skipped
 # for a while: searches go on uncached, and only the first of them pays the timeout.
-breaker = Breaker("CACHE_BREAKER_SECONDS")
+breaker = Breaker(lambda: conf.get().serving.cache_breaker_seconds)
+
+
+process.register("result cache breaker", breaker.reset)
+process.register("result cache per-thread backend", lambda: _epoch.__setitem__(0, _epoch[0] + 1))
 
 
 def namespace() -> str:
     """Two sites sharing one cache server (or tests beside the dev site) never share entries: keys
     carry the index prefix and the database name as well as the generation."""
-    return f"{settings.SEARCH['INDEX_PREFIX']}:{settings.DATABASES['default']['NAME']}"
+    return f"{conf.get().index.prefix}:{settings.DATABASES['default']['NAME']}"
 
 
 _thread = threading.local()

@@ -9,8 +9,9 @@ result cache, so an index change invalidates them at once.
 import hashlib
 import json
 
-from search.resultcache import backend, guarded, namespace
-from search.suggestions import KNOWN_WORDS, SUGGESTER_FIELDS, words
+from search.documents import SUGGESTER_FIELDS
+from search.querying.resultcache import backend, guarded, namespace
+from search.querying.suggestions import KNOWN_WORDS, words
 
 _VERSION = "w1"
 

@@ -1,7 +1,7 @@
 """Elasticsearch answers -> what the reader sees (pure, no I/O; tested as plain dicts)."""
+from search.alternative import Alternative
 from search.documents import Hit, result_of
-from search.query import MATCH, MATCH_PHRASE, PHRASE_TIERS, matched_alternative, matched_tier
-from search.suggestions import Alternative
+from search.querying.query import PHRASE, PHRASE_TIERS, WORDS, matched_alternative, matched_tier
 
 
 def total(response: dict) -> int:
@@ -20,9 +20,9 @@ def read(response: dict, alternatives: list[Alternative]) -> tuple[list[Hit], in
     words); showing_for the correction that put it first, when it is not what was typed."""
     raw_hits = response["hits"]["hits"]
     hits = [hit(h) for h in raw_hits]
-    strategy, showing_for = MATCH_PHRASE, ""
+    strategy, showing_for = PHRASE, ""
     if raw_hits:
-        strategy = MATCH_PHRASE if hits[0].tier in PHRASE_TIERS else MATCH
+        strategy = PHRASE if hits[0].tier in PHRASE_TIERS else WORDS
         best = matched_alternative(raw_hits[0])
         if best:  # neither None nor 0 (what was typed)
             showing_for = alternatives[best].text

@@ -7,7 +7,7 @@ a node went away meanwhile).
 import logging
 import time
 
-from django.conf import settings
+from search import conf
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +23,7 @@ def wanted_status(client) -> str:
     there would only time out.
     """
     data_nodes = client.cluster.health()["number_of_data_nodes"]
-    return "green" if data_nodes > settings.SEARCH["REPLICAS"] else "yellow"
+    return "green" if data_nodes > conf.get().index.replicas else "yellow"
 
 
 def wait_until_ready(client, indices: list[str], *, timeout: float | None = None) -> str:
@@ -34,8 +34,8 @@ def wait_until_ready(client, indices: list[str], *, timeout: float | None = None
     Polls instead of using the health API's wait_for_status: that answers a timeout with HTTP 408,
     which the client's node pool would count as a failed node.
     """
-    conf = settings.SEARCH
-    timeout = conf["READY_TIMEOUT_SECONDS"] if timeout is None else timeout
+    cfg = conf.get()
+    timeout = cfg.index.ready_timeout_seconds if timeout is None else timeout
     want = wanted_status(client)
     deadline = time.monotonic() + timeout
     while True:
@@ -47,7 +47,7 @@ def wait_until_ready(client, indices: list[str], *, timeout: float | None = None
             raise IndicesNotReady(f"{', '.join(indices)} still {health['status']} after {timeout:g}s (waiting for {want}; "
                                   f"{health['unassigned_shards']} shard copies unassigned, "
                                   f"{health['initializing_shards']} initializing)")
-        time.sleep(conf["READY_POLL_SECONDS"])
+        time.sleep(cfg.index.ready_poll_seconds)
 
 
 def summary(client) -> dict:

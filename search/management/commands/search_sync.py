@@ -1,0 +1,53 @@
+import time
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import close_old_connections
+
+from search import conf
+from search.client import bulk_client
+from search.sync import outbox
+
+
+class Command(BaseCommand):
+    help = ("Apply the search outbox: changes saved while Elasticsearch was unavailable, or retried later. "
+            "With --every N, keep doing it every N seconds (the scheduler of the compose file).")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--every", type=float, metavar="SECONDS",
+                            help="Run forever, applying the outbox every SECONDS; a failed round is reported and retried.")
+        parser.add_argument("--vocabulary-every", type=float, metavar="SECONDS",
+                            help="With --every: also re-read the known-word vocabulary this often (as search_vocabulary).")
+
+    def handle(self, *args, every, vocabulary_every, **options):
+        if every is None:
+            if vocabulary_every is not None:
+                raise CommandError("--vocabulary-every needs --every")
+            return self.apply()
+        if every <= 0 or (vocabulary_every is not None and vocabulary_every <= 0):
+            raise CommandError("--every and --vocabulary-every need a number of seconds above 0")
+        words_due = time.monotonic() + (vocabulary_every or 0)
+        while True:
+            try:
+                self.apply()
+                if vocabulary_every is not None and time.monotonic() >= words_due:
+                    words_due = time.monotonic() + vocabulary_every
+                    call_command("search_vocabulary", "--if-possible", stdout=self.stdout, stderr=self.stderr)
+            except CommandError as exc:  # reported; the next round tries again
+                self.stderr.write(str(exc))
+            close_old_connections()  # PostgreSQL may have restarted between rounds
+            time.sleep(every)
+
+    def apply(self):
+        result = outbox.drain_all(batch=conf.get().sync.pending_drain_batch, client=bulk_client())
+        outbox.breaker.reset()
+        if result.unreachable:
+            raise CommandError(f"Elasticsearch refused the pending changes ({result.error}); "
+                               f"{outbox.depth()} still waiting. Nothing was lost.")
+        message = (f"Applied {result.applied} pending change(s); {outbox.depth()} waiting (scheduled for later "
+                   f"or retried later).")
+        if result.dead:
+            message += f" {result.dead} change(s) refused too often moved to the dead letters (see /admin/)."
+        if result.failed:
+            self.stderr.write(f"{result.failed} change(s) refused, last error: {result.error}")
+        self.stdout.write(self.style.SUCCESS(message))

@@ -1,0 +1,1 @@
+"""The read wing: a reader's query -> Elasticsearch requests -> results. Never imports search.sync."""
