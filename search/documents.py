@@ -29,6 +29,11 @@ class Kind(StrEnum):
     def entry(self) -> str:
         return self.value[:-1]
 
+    @classmethod
+    def of_entry(cls, entry: str) -> "Kind":
+        """The kind an outbox entry or a document's `doc_type` names ("post" -> Kind.POSTS)."""
+        return cls(f"{entry}s")
+
 
 KINDS = tuple(Kind)
 # The searched fields, each with its `.exact` sub-field (SearchableFields below); the query, the
@@ -136,8 +141,12 @@ class CommentDocument(SearchableFields):
     # The post's publication date, so one date filter serves both document types.
     pub_date = Date()
 
+    # The post's columns a comment's document copies or depends on (its title, its URL's slug, its
+    # date, its visibility): the one list. The posts' UPDATE trigger (migration 0005) re-queues a
+    # post's comments when one of exactly these changes (tests/test_schema.py compares the two).
+    POST_FIELDS = ("title", "slug", "pub_date", "published")
     ROW_FIELDS = ("id", "post_id", "author_name", "comment", "comment_html", "created",
-                  *(f"post__{f}" for f in ("id", "title", "slug", "pub_date", "published")))
+                  *(f"post__{f}" for f in ("id", *POST_FIELDS)))
 
     @staticmethod
     def prepare_row(comment) -> dict:

@@ -20,6 +20,7 @@ from elasticsearch import ConnectionTimeout, Elasticsearch
 from blog.models import Comment, Post
 from search import generation
 from search.aliases import alias_name, aliased_indices
+from search.documents import Kind
 from search.models import DeadChange, PendingChange, RebuildState
 from search.querying.service import search
 from search.sync import checking, indexing, outbox
@@ -316,7 +317,7 @@ def test_6_stale_delete_never_outranks_a_republish_committed_after_its_read(es, 
     thread = threading.Thread(target=republish)
     thread.start()
     stamped.wait(10)
-    stale_actions = indexing.actions_for_changes({("post", post.pk): None})  # still reads it hidden
+    stale_actions = indexing.actions_for_changes({(Kind.POSTS, post.pk): None})  # still reads it hidden
     read_done.set()
     thread.join(30)
     assert post.pk in ids_in(es, "posts")  # the republish's sync indexed it

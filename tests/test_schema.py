@@ -61,3 +61,18 @@ def test_a_hit_is_read_from_the_result_fields_only():
     p, c = result_of(post), result_of(comment)
     assert (p.type, p.id, p.title_html, p.snippet_html) == ("post", 7, "<mark>T</mark>", "a <mark>t</mark>")
     assert (c.type, c.id, c.post_id, c.title, c.title_html, c.author) == ("comment", 9, 7, "T", "", "Ann")
+
+
+def test_the_post_trigger_watches_exactly_the_post_fields_comments_copy():
+    """A post edit re-queues its comments only when a column their documents copy changes: the
+    trigger's column list (migration 0005) is the documents' list, in both directions."""
+    import re
+    from pathlib import Path
+
+    from search.documents import CommentDocument
+
+    sql = (Path(__file__).resolve().parent.parent / "search" / "migrations" / "0005_versions_and_outbox_triggers.py").read_text()
+    match = re.search(r"\(NEW\.([\w, .]+)\)\s+IS DISTINCT FROM \(OLD\.([\w, .]+)\)", sql)
+    new_cols = [c.strip().removeprefix("NEW.") for c in match[1].split(",")]
+    old_cols = [c.strip().removeprefix("OLD.") for c in match[2].split(",")]
+    assert new_cols == old_cols == list(CommentDocument.POST_FIELDS)

@@ -13,8 +13,8 @@ from elasticsearch import helpers
 from search import generation
 from search.aliases import alias_name
 from search.client import bulk_client
-from search.documents import KINDS
-from search.sync.indexing import ENTRY_KIND, apply_changes, querysets
+from search.documents import KINDS, Kind
+from search.sync.indexing import apply_changes, querysets
 from search.versions import doc_version
 
 
@@ -81,7 +81,7 @@ def repair(results: list[KindCheck], client=None) -> dict:
     for result in results:
         for pk in result.missing + result.stale + result.extra:
             # A vanished row's delete carries the version the index holds: it can undercut nothing.
-            changes[(ENTRY_KIND[result.kind], pk)] = result.index_versions.get(pk)
+            changes[(Kind(result.kind), pk)] = result.index_versions.get(pk)
     if not changes:
         return {}
     try:

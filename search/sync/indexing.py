@@ -33,9 +33,8 @@ _scheme_of_index: dict[str, bool] = {}
 
 process.register("aliases and version schemes seen", lambda: (_aliases_seen.clear(), _scheme_of_index.clear()))
 
-Key = tuple[str, int]  # (Kind.entry: "post" | "comment", primary key): what an outbox entry names
-ENTRY_KIND = {kind: kind.entry for kind in Kind}  # index kind -> outbox kind
-POST, COMMENT = Kind.POSTS.entry, Kind.COMMENTS.entry
+Key = tuple[Kind, int]  # (kind, primary key): the row a change is about
+POSTS, COMMENTS = Kind.POSTS, Kind.COMMENTS
 
 
 class IndexingError(Exception):
@@ -98,7 +97,7 @@ def merged_changes(entries) -> dict[Key, int | None]:
     """Outbox entries -> (kind, id) -> the largest tombstone version among them (None when none has one)."""
     changes: dict[Key, int | None] = {}
     for e in entries:
-        key = (e.kind, e.object_id)
+        key = (Kind.of_entry(e.kind), e.object_id)
         versions = [v for v in (changes.get(key), e.tombstone_version) if v is not None]
         changes[key] = max(versions) if versions else None
     return changes
@@ -112,8 +111,8 @@ def actions_for_changes(changes: dict[Key, int | None]) -> list[tuple[Key, dict]
     appear when a scheduled post falls due). A vanished row without a tombstone needs nothing:
     the DELETE trigger's own entry carries one. Two queries whatever the number of changes.
     """
-    post_ids = {pk for kind, pk in changes if kind == POST}
-    comment_ids = {pk for kind, pk in changes if kind == COMMENT}
+    post_ids = {pk for kind, pk in changes if kind == POSTS}
+    comment_ids = {pk for kind, pk in changes if kind == COMMENTS}
     posts_alias, comments_alias = alias_name(Kind.POSTS), alias_name(Kind.COMMENTS)
     pairs: list[tuple[Key, dict]] = []
 
@@ -121,20 +120,20 @@ def actions_for_changes(changes: dict[Key, int | None]) -> list[tuple[Key, dict]
     for pk in sorted(post_ids):
         post = found_posts.get(pk)
         if post is not None:
-            pairs.append(((POST, pk), row_action(posts_alias, Kind.POSTS, post)))
-        elif changes[(POST, pk)] is not None:
-            pairs.append(((POST, pk), delete_action(posts_alias, pk, version=changes[(POST, pk)])))
+            pairs.append(((POSTS, pk), row_action(posts_alias, POSTS, post)))
+        elif changes[(POSTS, pk)] is not None:
+            pairs.append(((POSTS, pk), delete_action(posts_alias, pk, version=changes[(POSTS, pk)])))
 
     comments = with_comment_versions(
         Comment.objects.select_related("post").filter(Q(pk__in=comment_ids) | Q(post_id__in=post_ids)))
     seen = set()
     for comment in comments:
         seen.add(comment.pk)
-        key = (COMMENT, comment.pk) if comment.pk in comment_ids else (POST, comment.post_id)
-        pairs.append((key, row_action(comments_alias, Kind.COMMENTS, comment)))
+        key = (COMMENTS, comment.pk) if comment.pk in comment_ids else (POSTS, comment.post_id)
+        pairs.append((key, row_action(comments_alias, COMMENTS, comment)))
     for pk in sorted(comment_ids - seen):
-        if changes[(COMMENT, pk)] is not None:
-            pairs.append(((COMMENT, pk), delete_action(comments_alias, pk, version=changes[(COMMENT, pk)])))
+        if changes[(COMMENTS, pk)] is not None:
+            pairs.append(((COMMENTS, pk), delete_action(comments_alias, pk, version=changes[(COMMENTS, pk)])))
     return pairs
 
 

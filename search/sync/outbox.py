@@ -22,6 +22,7 @@ from django.db.models import Max
 
 from search import conf, generation, process
 from search.breaker import Breaker
+from search.documents import Kind
 from search.models import DeadChange, PendingChange
 from search.sync import replaylog
 from search.sync.indexing import BulkOutcome, IndexingError, apply_changes, merged_changes
@@ -83,12 +84,12 @@ def record_outcome(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> D
     refused one, with a growing delay; move it to the dead letters at the cap."""
     cfg = conf.get()
     result = DrainResult(conflicts=outcome.conflicts)
-    applied = [e.id for e in entries if (e.kind, e.object_id) in outcome.applied]
+    applied = [e.id for e in entries if (Kind.of_entry(e.kind), e.object_id) in outcome.applied]
     done = PendingChange.objects.filter(id__in=applied)
     done.update(replay=True) if keep_for_replay else done.delete()
     result.applied = len(applied)
     for e in entries:
-        key = (e.kind, e.object_id)
+        key = (Kind.of_entry(e.kind), e.object_id)
         if key not in outcome.failed:
             continue
         result.failed += 1

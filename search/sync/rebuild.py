@@ -24,9 +24,9 @@ from elasticsearch import ApiError, TransportError, helpers
 from search import conf, generation, vocabulary
 from search.aliases import alias_name, aliased_indices, index_pattern, new_index_name
 from search.client import bulk_client
-from search.documents import KINDS, index_body
+from search.documents import KINDS, Kind, index_body
 from search.sync import outbox, replaylog
-from search.sync.indexing import ENTRY_KIND, IndexingError, apply_changes, forget_aliases, iter_index_actions, parallel_load, querysets
+from search.sync.indexing import IndexingError, apply_changes, forget_aliases, iter_index_actions, parallel_load, querysets
 from search.sync.readiness import wait_until_ready
 from search.versions import SCHEME
 
@@ -214,7 +214,7 @@ def reconcile(client, kind: str) -> int:
     if not candidates:
         return 0
     try:
-        outcome = apply_changes({(ENTRY_KIND[kind], pk): version for pk, version in candidates.items()}, client=client)
+        outcome = apply_changes({(Kind(kind), pk): version for pk, version in candidates.items()}, client=client)
     finally:
         generation.bump()
     if outcome.failed:
