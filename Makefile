@@ -73,9 +73,10 @@ test-cluster: venv cluster
 	bash devservices/postgres.sh start
 	ELASTICSEARCH_URL="$(CLUSTER_URL)" SEARCH_REPLICAS=1 $(PY) -m pytest tests_cluster $(PYTEST_ARGS)
 
-# Lint (ruff, configured in pyproject.toml); CI runs it.
+# Lint and format check (ruff, configured in pyproject.toml); CI runs it. `ruff format .` fixes the format.
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 fuzz: setup
 	FUZZ_EXAMPLES=10000 $(PY) -m pytest tests/test_fuzz.py -q -p no:randomly

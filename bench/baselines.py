@@ -4,6 +4,7 @@ Elasticsearch's own `fuzziness: AUTO`, and PostgreSQL full-text search on the sa
 They return post ids best first, plus the total, so the benchmarks compare like with like. Not
 part of the product: bench/views.py serves them only when SEARCH["BASELINE_VIEWS"] is on.
 """
+
 from django.db import connection
 
 from search import conf
@@ -14,8 +15,7 @@ from search.querying.query import search_body
 
 # The weighted document PostgreSQL searches: title weighs more than the body, as in ours.
 # The same expression is indexed (GIN) by migration search/0003, so the planner uses that index.
-PG_DOCUMENT = ("setweight(to_tsvector('english', coalesce(title, '')), 'A') || "
-               "setweight(to_tsvector('english', coalesce(body_text, '')), 'B')")
+PG_DOCUMENT = "setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(body_text, '')), 'B')"
 
 
 def _fields(exact: bool) -> list[str]:
@@ -51,9 +51,16 @@ def multi_match_hits(query: str, *, size: int = 10, fuzzy: bool = False) -> tupl
     hits = []
     for h in response["hits"]["hits"]:
         src, hl = h["_source"], h.get("highlight", {})
-        hits.append({"type": src.get("doc_type"), "post_id": src.get("post_id"), "url": src.get("url"),
-                     "title": src.get("title") or src.get("post_title"), "score": h["_score"],
-                     "highlight": (hl.get("comment") or hl.get("text") or [""])[0]})
+        hits.append(
+            {
+                "type": src.get("doc_type"),
+                "post_id": src.get("post_id"),
+                "url": src.get("url"),
+                "title": src.get("title") or src.get("post_title"),
+                "score": h["_score"],
+                "highlight": (hl.get("comment") or hl.get("text") or [""])[0],
+            }
+        )
     return hits, response["hits"]["total"]["value"]
 
 
@@ -68,8 +75,7 @@ def postgres_hits(query: str, *, size: int = 10) -> tuple[list[dict], int]:
     from blog.models import post_url
 
     rows = _postgres_rows(query, size=size)
-    hits = [{"type": "post", "post_id": pk, "url": post_url(slug), "title": title, "score": rank}
-            for pk, title, slug, rank, _ in rows]
+    hits = [{"type": "post", "post_id": pk, "url": post_url(slug), "title": title, "score": rank} for pk, title, slug, rank, _ in rows]
     return hits, (rows[0][-1] if rows else 0)
 
 

@@ -8,6 +8,7 @@ fresh misspelled queries (bench/freshqueries.py; the unknown words only, as the 
 both, alternately first, and prints Elasticsearch's `took` for each and how often the two give
 the same set of options. The index is deleted at the end.
 """
+
 import argparse
 import os
 import statistics
@@ -42,15 +43,18 @@ def main():
     sources = ",".join(alias_name(kind) for kind in KINDS)
     combined = f"{cfg.index.prefix}-exp-combined-suggest"
     analysis = next(iter(es.indices.get(index=alias_name(KINDS[0])).body.values()))["settings"]["index"]["analysis"]
-    es.indices.create(index=combined, settings={"analysis": analysis, "number_of_shards": 1, "number_of_replicas": 0},
-                      mappings={"properties": {"all_exact": {"type": "text", "analyzer": "exact_text"}}})
+    es.indices.create(
+        index=combined,
+        settings={"analysis": analysis, "number_of_shards": 1, "number_of_replicas": 0},
+        mappings={"properties": {"all_exact": {"type": "text", "analyzer": "exact_text"}}},
+    )
     try:
+
         def actions():
             for kind in KINDS:
                 for action in iter_index_actions(kind, combined):
                     doc = action.get("_source") or {k: v for k, v in action.items() if not k.startswith("_")}
-                    yield {"_index": combined, "_id": f"{kind}-{action['_id']}",
-                           "all_exact": [doc.get(field) or "" for field in ("title", "text", "comment")]}
+                    yield {"_index": combined, "_id": f"{kind}-{action['_id']}", "all_exact": [doc.get(field) or "" for field in ("title", "text", "comment")]}
 
         helpers.bulk(es, actions(), chunk_size=1000)
         es.indices.refresh(index=combined)
@@ -62,8 +66,7 @@ def main():
                 continue
             body = plan.suggest_request(query, unknown, cfg=cfg)
             body.pop("aggs")
-            single = {"size": 0, "suggest": {"text": body["suggest"]["text"],
-                                             "all_terms": {"term": {"field": "all_exact", **cfg.ranking.suggester.as_dict()}}}}
+            single = {"size": 0, "suggest": {"text": body["suggest"]["text"], "all_terms": {"term": {"field": "all_exact", **cfg.ranking.suggester.as_dict()}}}}
             pair = [(sources, body), (combined, single)]
             answers = [es.search(index=index, **b) for index, b in (pair if i % 2 else pair[::-1])]
             r3, r1 = answers if i % 2 else answers[::-1]

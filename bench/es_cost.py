@@ -21,6 +21,7 @@ and named-query (`matched_queries`) parts, for the baseline, our request as sent
 with the clause names stripped (what the names cost): on correctly spelled queries of known words
 (one typed request each) and on misspelled ones (the alternatives request).
 """
+
 import argparse
 import os
 import statistics
@@ -130,19 +131,19 @@ def phases(queries: list[str], kind: str) -> None:
             ours = plan.alternatives_request(plan.choose_alternatives(q, suggest, aggs, cfg=cfg), page=1, cfg=cfg)
         else:
             continue
-        base = {"bool": {"must": {"multi_match": {"query": q, "fields": _fields(False)}},
-                         "filter": [{"range": {"pub_date": {"lte": "now/m"}}}]}}
-        candidates[q] = {"multi_match": search_body(base, page=1, page_size=cfg.serving.page_size,
-                                                    fragment_size=cfg.serving.highlight_fragment_size),
-                         "ours": ours, "ours, clauses unnamed": unnamed(ours)}
+        base = {"bool": {"must": {"multi_match": {"query": q, "fields": _fields(False)}}, "filter": [{"range": {"pub_date": {"lte": "now/m"}}}]}}
+        candidates[q] = {
+            "multi_match": search_body(base, page=1, page_size=cfg.serving.page_size, fragment_size=cfg.serving.highlight_fragment_size),
+            "ours": ours,
+            "ours, clauses unnamed": unnamed(ours),
+        }
     sums: dict[str, dict] = {}
     for bodies in candidates.values():  # interleaved, query by query
         for label, body in bodies.items():
             for phase, nanos in profile(client, index, body).items():
                 sums.setdefault(label, dict.fromkeys(PHASES, 0))[phase] += nanos
     n = len(candidates)
-    print(f"\n{kind}: {n} queries ({'typed requests' if kind == 'correct' else 'alternatives requests'}), "
-          "ms per request")
+    print(f"\n{kind}: {n} queries ({'typed requests' if kind == 'correct' else 'alternatives requests'}), ms per request")
     print(f"{'request':<24}" + "".join(f"{p:>15}" for p in PHASES) + f"{'total':>9}")
     for label, total in sums.items():
         whole = sum(total[p] for p in ("query", "collector", "rewrite", "fetch"))
@@ -157,8 +158,9 @@ def main():
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--phases", action="store_true", help="where Elasticsearch spends it (its profile API)")
     args = parser.parse_args()
-    os.environ.update({"DEBUG": "0", "ALLOWED_HOSTS": "testserver", "INSIGHTS_ENABLED": "0",
-                       "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789abcdef"})
+    os.environ.update(
+        {"DEBUG": "0", "ALLOWED_HOSTS": "testserver", "INSIGHTS_ENABLED": "0", "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789abcdef"}
+    )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -175,14 +177,15 @@ def main():
             phases(pool(args.corpus, kind=kind, size=args.queries, seed=args.seed), kind)
         return
     ms = lambda xs: 1000 * statistics.mean(xs)  # noqa: E731
-    print(f"{'pool':<12} {'ours ES ms':>10} {'multi_match ES ms':>18} {'ratio':>6} {'1 request':>10} "
-          f"{'2 requests':>11} {'our other Python ms':>20}")
+    print(f"{'pool':<12} {'ours ES ms':>10} {'multi_match ES ms':>18} {'ratio':>6} {'1 request':>10} {'2 requests':>11} {'our other Python ms':>20}")
     for kind in (CORRECT, MISSPELLED):
         queries = pool(args.corpus, kind=kind, size=args.queries + args.warm, seed=args.seed)
         m = measure(queries, args.warm)
         one = sum(1 for t in m["trips"] if t == 1) / len(m["trips"])
-        print(f"{kind:<12} {ms(m['ours']):>10.2f} {ms(m['base']):>18.2f} {ms(m['ours']) / ms(m['base']):>5.2f}x "
-              f"{one:>10.0%} {1 - one:>11.0%} {ms(m['python']):>20.2f}")
+        print(
+            f"{kind:<12} {ms(m['ours']):>10.2f} {ms(m['base']):>18.2f} {ms(m['ours']) / ms(m['base']):>5.2f}x "
+            f"{one:>10.0%} {1 - one:>11.0%} {ms(m['python']):>20.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ the misspelled pool cost 5.3 ms of Elasticsearch time a query instead of 7.3 ms,
 the issue's target is about fell from 5.0x to 3.3x. Clearing it makes every run as fresh as the
 first after a reindex.
 """
+
 import logging
 import urllib.request
 

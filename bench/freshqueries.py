@@ -11,6 +11,7 @@ for warming a candidate up and one per round, and every candidate gets its own s
 
 Pure but for reading the corpus file; seeded, so a run can be repeated.
 """
+
 import random
 from pathlib import Path
 
@@ -29,7 +30,7 @@ def _windows(posts: list[dict], rng: random.Random):
         words = texts[i]
         n = min(rng.choice((1, 2, 2, 3)), len(words))
         start = rng.randrange(len(words) - n + 1)
-        yield words[start:start + n]
+        yield words[start : start + n]
 
 
 def pool(corpus: Path, *, kind: str, size: int, seed: int = 20261122, posts: list[dict] | None = None) -> list[str]:
@@ -57,7 +58,7 @@ def pool(corpus: Path, *, kind: str, size: int, seed: int = 20261122, posts: lis
             wrong = typo(words[i], rng.choice(MECHANICAL), rng)
             if wrong == words[i] or wrong in vocabulary:
                 continue
-            words = words[:i] + [wrong] + words[i + 1:]
+            words = words[:i] + [wrong] + words[i + 1 :]
         text = " ".join(words)
         if text not in seen:
             seen.add(text)
@@ -70,4 +71,4 @@ def slices(queries: list[str], count: int) -> list[list[str]]:
     n = len(queries) // count
     if n == 0:
         raise ValueError(f"a pool of {len(queries)} cannot make {count} slices")
-    return [queries[i * n:(i + 1) * n] for i in range(count)]
+    return [queries[i * n : (i + 1) * n] for i in range(count)]

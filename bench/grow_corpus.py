@@ -9,6 +9,7 @@ of the same source. Comments are copied onto their post's variants with their se
 reordered. So the vocabulary, the word frequencies and the body lengths keep the corpus's shape
 while the index holds N times the documents.
 """
+
 import argparse
 import json
 import random
@@ -63,9 +64,15 @@ def grow(corpus: Path, out: Path, *, factor: int, seed: int) -> tuple[int, int]:
                 text = vary_text(p.get("body_text", ""), pools[p["source"]], rng)
                 date = datetime.fromisoformat(p["pub_date"]) + timedelta(days=rng.randint(-730, 730))
                 date = min(date, datetime.now(date.tzinfo) - timedelta(days=1))
-                v = {**p, "id": p["id"] + k * ID_STEP, "slug": f"{p['slug']}-v{k}",
-                     "title": vary_title(p["title"], title_words, rng), "pub_date": date.isoformat(),
-                     "body_text": text, "body_html": "".join(f"<p>{s}</p>" for s in sentences(text))}
+                v = {
+                    **p,
+                    "id": p["id"] + k * ID_STEP,
+                    "slug": f"{p['slug']}-v{k}",
+                    "title": vary_title(p["title"], title_words, rng),
+                    "pub_date": date.isoformat(),
+                    "body_text": text,
+                    "body_html": "".join(f"<p>{s}</p>" for s in sentences(text)),
+                }
                 fh.write(json.dumps(v) + "\n")
                 n_posts += 1
     with (out / "comments.ndjson").open("w", encoding="utf-8") as fh:
@@ -75,9 +82,14 @@ def grow(corpus: Path, out: Path, *, factor: int, seed: int) -> tuple[int, int]:
         for k in range(1, factor):
             for c in comments:
                 text = vary_text(c["comment"], [c["comment"]], rng)
-                v = {**c, "id": c["id"] + k * ID_STEP, "post_id": c["post_id"] + k * ID_STEP,
-                     "parent_id": c["parent_id"] + k * ID_STEP if c["parent_id"] else None,
-                     "comment": text, "comment_html": f"<p>{text}</p>"}
+                v = {
+                    **c,
+                    "id": c["id"] + k * ID_STEP,
+                    "post_id": c["post_id"] + k * ID_STEP,
+                    "parent_id": c["parent_id"] + k * ID_STEP if c["parent_id"] else None,
+                    "comment": text,
+                    "comment_html": f"<p>{text}</p>",
+                }
                 fh.write(json.dumps(v) + "\n")
                 n_comments += 1
     return n_posts, n_comments

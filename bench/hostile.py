@@ -8,6 +8,7 @@ Candidates run interleaved after a warm-up, every query cold (no caches); the fi
 of Elasticsearch's own `took` summed over a search's round trips, per candidate, and its ratio to
 the normal queries' median.
 """
+
 import os
 import random
 import statistics
@@ -26,14 +27,39 @@ django.setup()
 from search import conf  # noqa: E402
 from search.querying.service import search  # noqa: E402
 
-NORMAL = ["firefix extnsion", "django signals", "pyhton packaging", "datasette plugins", "rust async await",
-          "sqlite full text search", "jekyll theme", "postgres json", "how to write a firefox extension"]
+NORMAL = [
+    "firefix extnsion",
+    "django signals",
+    "pyhton packaging",
+    "datasette plugins",
+    "rust async await",
+    "sqlite full text search",
+    "jekyll theme",
+    "postgres json",
+    "how to write a firefox extension",
+]
 
 
 def hostile(rng: random.Random) -> dict[str, str]:
     letters = "abcdefghijklmnopqrstuvwxyz"
-    typo_words = ["pyhton", "djnago", "javscript", "databse", "broswer", "funtion", "paramter", "verison",
-                  "templete", "serach", "sever", "simpel", "togehter", "reqest", "responce", "langauge"]
+    typo_words = [
+        "pyhton",
+        "djnago",
+        "javscript",
+        "databse",
+        "broswer",
+        "funtion",
+        "paramter",
+        "verison",
+        "templete",
+        "serach",
+        "sever",
+        "simpel",
+        "togehter",
+        "reqest",
+        "responce",
+        "langauge",
+    ]
     return {
         "12 misspelled words": " ".join(rng.sample(typo_words, 12)),
         "hyphen-joined letters (200 chars)": "-".join(rng.choice(letters) for _ in range(100)),

@@ -19,6 +19,7 @@ FLUSH_SECONDS), then it waits for the last batch. Rounds alternate the log off a
 
 Rows written are deleted afterwards. PostgreSQL must run on this machine (read from /proc).
 """
+
 import argparse
 import os
 import statistics
@@ -38,7 +39,7 @@ def _stat(pid: int) -> tuple[int, float] | None:
         raw = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    fields = raw[raw.rindex(")") + 2:].split()  # after "pid (comm) "; fields[0] is the state
+    fields = raw[raw.rindex(")") + 2 :].split()  # after "pid (comm) "; fields[0] is the state
     return int(fields[1]), sum(int(f) for f in fields[11:15]) / TICK  # utime stime cutime cstime
 
 
@@ -64,9 +65,15 @@ def main():
     parser.add_argument("--rounds", type=int, default=4, help="pairs of runs, log off and on")
     parser.add_argument("--queries", type=int, default=15, help="queries per kind in the mix")
     args = parser.parse_args()
-    os.environ.update(DEBUG="0", SECRET_KEY="bench-only-secret-key-not-for-production-0123456789abcdef",
-                      ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="0", SECURE_COOKIES="0", LOG_LEVEL="WARNING",
-                      SEARCH_CACHE_SECONDS="3600")
+    os.environ.update(
+        DEBUG="0",
+        SECRET_KEY="bench-only-secret-key-not-for-production-0123456789abcdef",
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_COOKIES="0",
+        LOG_LEVEL="WARNING",
+        SEARCH_CACHE_SECONDS="3600",
+    )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -108,8 +115,7 @@ def main():
             if ahead > 0:
                 time.sleep(ahead)
         time.sleep(settle)  # the writer's last batch, and PostgreSQL's work on it
-        return {"record": in_record / total * 1e6, "process": (time.process_time() - cpu0) / total * 1e6,
-                "db": (tree_cpu(postmaster) - db0) / total * 1e6}
+        return {"record": in_record / total * 1e6, "process": (time.process_time() - cpu0) / total * 1e6, "db": (tree_cpu(postmaster) - db0) / total * 1e6}
 
     run(True)  # warm-up: the writer thread started, its first connection made
     pairs = []
@@ -118,8 +124,11 @@ def main():
         got = {enabled: run(enabled) for enabled in order}
         pairs.append(got)
         off, on = got[False], got[True]
-        print(f"round {r + 1}: record() {on['record']:.2f} us; writer {on['process'] - on['record'] - off['process']:+.2f} "
-              f"us; PostgreSQL {on['db'] - off['db']:+.2f} us per search", flush=True)
+        print(
+            f"round {r + 1}: record() {on['record']:.2f} us; writer {on['process'] - on['record'] - off['process']:+.2f} "
+            f"us; PostgreSQL {on['db'] - off['db']:+.2f} us per search",
+            flush=True,
+        )
     rows = SearchLog.objects.filter(id__gt=before).count()
     deleted, _ = SearchLog.objects.filter(id__gt=before).delete()
     searches = total * (args.rounds + 1)
@@ -131,10 +140,11 @@ def main():
     writer = median(lambda off, on: on["process"] - on["record"] - off["process"])
     db = median(lambda off, on: on["db"] - off["db"])
     whole = median(lambda off, on: on["process"] - off["process"] + on["db"] - off["db"])
-    print(f"\n{len(results)} cached answers recorded at {args.rate}/s for {args.seconds:g}s per run, {args.rounds} rounds; "
-          f"{rows} rows for {searches} searches ({rows / searches:.3f} per search, {deleted} deleted)")
-    print(f"search log CPU cost: {whole:.1f} us per search (medians: record() {record:.1f}, writer thread {writer:.1f}, "
-          f"PostgreSQL {db:.1f})")
+    print(
+        f"\n{len(results)} cached answers recorded at {args.rate}/s for {args.seconds:g}s per run, {args.rounds} rounds; "
+        f"{rows} rows for {searches} searches ({rows / searches:.3f} per search, {deleted} deleted)"
+    )
+    print(f"search log CPU cost: {whole:.1f} us per search (medians: record() {record:.1f}, writer thread {writer:.1f}, PostgreSQL {db:.1f})")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ what a repeated query costs. Its "logging on" twin measures the search log's cos
 --cluster-url and --scale-database-url add this search and multi_match on a cluster or on another
 corpus (bench/scale.sh: the 10x corpus), interleaved with the rest.
 """
+
 import argparse
 import json
 import math
@@ -71,9 +72,14 @@ def server_env(*, extra: dict) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEARCH_") or k == "SEARCH_INDEX_PREFIX"}
     return {
         **env,
-        "DEBUG": "0", "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789abcdef",
-        "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0", "SECURE_COOKIES": "0",
-        "SEARCH_BASELINE_VIEWS": "1", "LOG_LEVEL": "WARNING", "INSIGHTS_ENABLED": "0",
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789abcdef",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_COOKIES": "0",
+        "SEARCH_BASELINE_VIEWS": "1",
+        "LOG_LEVEL": "WARNING",
+        "INSIGHTS_ENABLED": "0",
         **extra,
     }
 
@@ -84,8 +90,7 @@ def start_server(port: int, env: dict, *, workers: int, threads: int, connection
     hello-world view (2,979 requests/s instead of 5,650-6,400): a coin toss per run that made
     the rounds' ratios swing from 0.33x to 1.85x. Capped, 8 runs gave 6,185-6,641 requests/s."""
     try:
-        return start_gunicorn(port, env, workers=workers, threads=threads,
-                              worker_connections=math.ceil(connections / workers))
+        return start_gunicorn(port, env, workers=workers, threads=threads, worker_connections=math.ceil(connections / workers))
     except ServerError as exc:
         sys.exit(f"{exc} (is the corpus indexed? run `make run` once)")
 
@@ -104,20 +109,38 @@ def run_wrk(urls: list[str], paths_file: Path, *, seconds: int, connections: int
         files = []
         for i in range(len(urls)):
             part = paths_file.with_suffix(f".part{i}")
-            part.write_text("".join(lines[i::len(urls)]))
+            part.write_text("".join(lines[i :: len(urls)]))
             files.append(part)
-    procs = [subprocess.Popen(["wrk", "-t1", f"-c{max(connections // len(urls), 1)}", f"-d{seconds}s", "--timeout", "5s",
-                               "-s", str(ROOT / "bench" / "mix.lua"), url, "--", str(files[i] if fresh else paths_file),
-                               str(offset + i), *(["once"] if fresh else [])],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for i, url in enumerate(urls)]
+    procs = [
+        subprocess.Popen(
+            [
+                "wrk",
+                "-t1",
+                f"-c{max(connections // len(urls), 1)}",
+                f"-d{seconds}s",
+                "--timeout",
+                "5s",
+                "-s",
+                str(ROOT / "bench" / "mix.lua"),
+                url,
+                "--",
+                str(files[i] if fresh else paths_file),
+                str(offset + i),
+                *(["once"] if fresh else []),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i, url in enumerate(urls)
+    ]
     runs = []
     for proc in procs:
         out, err = proc.communicate(timeout=seconds + 60)
         line = next((row for row in out.splitlines() if row.startswith("RESULT ")), None)
         if line is None:
             sys.exit(f"wrk failed: {out}\n{err}")
-        r = json.loads(line[len("RESULT "):])
+        r = json.loads(line[len("RESULT ") :])
         r["rps"] = r["requests"] / (r["duration_us"] / 1e6)
         runs.append(r)
     merged = {k: sum(r[k] for r in runs) for k in ("requests", "errors", "non2xx", "rps")}
@@ -153,20 +176,23 @@ def parse_args():
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--queries", type=int, default=15, help="queries per kind in the repeated (cached) mix")
-    parser.add_argument("--slice", type=int, default=8000,
-                        help="fresh queries per candidate and round (a candidate that sends them all in less than "
-                             "--seconds stops early; its requests/s stays right)")
+    parser.add_argument(
+        "--slice",
+        type=int,
+        default=8000,
+        help="fresh queries per candidate and round (a candidate that sends them all in less than --seconds stops early; its requests/s stays right)",
+    )
     parser.add_argument("--seed", type=int, default=20261122, help="seed of the fresh query pools")
     parser.add_argument("--ports", default="8871", help="first port; the servers use consecutive ports")
     parser.add_argument("--label", default="", help="a note printed with the table (e.g. corpus size)")
-    parser.add_argument("--redis-port", type=int, default=6391,
-                        help="start redis-server here (loopback) for the 'result cache in Redis' candidate; 0 to skip")
-    parser.add_argument("--redis-servers", type=int, default=1,
-                        help="gunicorn servers sharing the Redis result cache (2: two web servers, one cache)")
-    parser.add_argument("--cluster-url", help="also measure this search and multi_match on this cluster "
-                                              "(comma-separated nodes), interleaved with the single node's")
-    parser.add_argument("--warmup-passes", type=int, default=1,
-                        help="times every repeated path is requested before the rounds (more fill every worker's cache)")
+    parser.add_argument("--redis-port", type=int, default=6391, help="start redis-server here (loopback) for the 'result cache in Redis' candidate; 0 to skip")
+    parser.add_argument("--redis-servers", type=int, default=1, help="gunicorn servers sharing the Redis result cache (2: two web servers, one cache)")
+    parser.add_argument(
+        "--cluster-url", help="also measure this search and multi_match on this cluster (comma-separated nodes), interleaved with the single node's"
+    )
+    parser.add_argument(
+        "--warmup-passes", type=int, default=1, help="times every repeated path is requested before the rounds (more fill every worker's cache)"
+    )
     parser.add_argument("--only", action="append", default=[], help="run only the candidate with this label (repeatable)")
     parser.add_argument("--scale-database-url", help="also measure against this database (e.g. the 10x corpus) ...")
     parser.add_argument("--scale-prefix", default="blog10x", help="... and this index prefix, in the same run")
@@ -189,18 +215,22 @@ def plan_candidates(args) -> tuple[list[tuple], dict]:
     elif args.redis_port:
         print("redis-server not found: the Redis candidate is skipped (apt-get install redis-server)")
     for suffix, name, env in (
-        ("scaled corpus", "shipped@scale",
-         {"DATABASE_URL": args.scale_database_url, "SEARCH_INDEX_PREFIX": args.scale_prefix} if args.scale_database_url else None),
-        ("3-node cluster", "shipped@cluster",
-         {"ELASTICSEARCH_URL": args.cluster_url, "SEARCH_REPLICAS": "1"} if args.cluster_url else None),
+        (
+            "scaled corpus",
+            "shipped@scale",
+            {"DATABASE_URL": args.scale_database_url, "SEARCH_INDEX_PREFIX": args.scale_prefix} if args.scale_database_url else None,
+        ),
+        ("3-node cluster", "shipped@cluster", {"ELASTICSEARCH_URL": args.cluster_url, "SEARCH_REPLICAS": "1"} if args.cluster_url else None),
     ):
         if env is None:
             continue
         servers[name] = env
-        candidates += [(f"this search, misspelled, {suffix}", name, "/api/search/", "misspelled"),
-                       (f"this search, correctly spelled, {suffix}", name, "/api/search/", "correct"),
-                       (f"multi_match, misspelled, {suffix}", name, "/api/baseline/multi_match/", "misspelled"),
-                       (f"multi_match, correctly spelled, {suffix}", name, "/api/baseline/multi_match/", "correct")]
+        candidates += [
+            (f"this search, misspelled, {suffix}", name, "/api/search/", "misspelled"),
+            (f"this search, correctly spelled, {suffix}", name, "/api/search/", "correct"),
+            (f"multi_match, misspelled, {suffix}", name, "/api/baseline/multi_match/", "misspelled"),
+            (f"multi_match, correctly spelled, {suffix}", name, "/api/baseline/multi_match/", "correct"),
+        ]
     if args.only:
         candidates = [c for c in candidates if c[0] in args.only]
         if not candidates:
@@ -246,12 +276,14 @@ def main():
         if any("redis" in name for name in server_envs):
             redis = start_redis(args.redis_port)
         for name, port in ports.items():
-            procs[name] = start_server(port, server_env(extra=server_envs[name]), workers=args.workers, threads=args.threads,
-                                       connections=args.connections)
-        print(f"{len(repeated)} repeated queries, fresh slices of {args.slice} per candidate and round; gunicorn gthread "
-              f"{args.workers} workers x {args.threads} threads per server, at most {math.ceil(args.connections / args.workers)} "
-              f"connections a worker; wrk 1 thread, {args.connections} connections, "
-              f"{args.seconds}s x {args.rounds} rounds per candidate", flush=True)
+            procs[name] = start_server(port, server_env(extra=server_envs[name]), workers=args.workers, threads=args.threads, connections=args.connections)
+        print(
+            f"{len(repeated)} repeated queries, fresh slices of {args.slice} per candidate and round; gunicorn gthread "
+            f"{args.workers} workers x {args.threads} threads per server, at most {math.ceil(args.connections / args.workers)} "
+            f"connections a worker; wrk 1 thread, {args.connections} connections, "
+            f"{args.seconds}s x {args.rounds} rounds per candidate",
+            flush=True,
+        )
 
         def urls(spec: str) -> list[str]:
             return [f"http://127.0.0.1:{ports[name]}" for name in spec.split("+")]
@@ -267,8 +299,7 @@ def main():
         results = {c[0]: [] for c in candidates}
         for r in range(args.rounds):
             for label, spec, _prefix, kind in candidates:  # interleaved
-                run = run_wrk(urls(spec), files[label, r], seconds=args.seconds, connections=args.connections,
-                              offset=r * 7, fresh=kind != "repeated")
+                run = run_wrk(urls(spec), files[label, r], seconds=args.seconds, connections=args.connections, offset=r * 7, fresh=kind != "repeated")
                 quiesce(urls(spec))
                 run["exhausted"] = kind != "repeated" and run["requests"] >= args.slice
                 results[label].append(run)
@@ -302,12 +333,13 @@ def report(results: dict, candidates: list[tuple], args) -> None:
         against = results.get(baseline_of(label, kinds[label])) if kinds[label] != "repeated" else None
         ratio = f"{med['p50'] / statistics.median(x['p50'] for x in against):.2f}x" if against else ""
         note = " (ran out of queries)" if any(x.get("exhausted") for x in runs) else ""
-        print(f"| {label} | {kinds[label]}{note} | {med['p50'] / 1000:.1f} | {med['p95'] / 1000:.1f} | {med['p99'] / 1000:.1f} | "
-              f"{med['rps']:.0f} | {ratio} | {errors} |")
+        print(
+            f"| {label} | {kinds[label]}{note} | {med['p50'] / 1000:.1f} | {med['p95'] / 1000:.1f} | {med['p99'] / 1000:.1f} | "
+            f"{med['rps']:.0f} | {ratio} | {errors} |"
+        )
     targets = list(TARGETS)
     for kind in ("misspelled", "correctly spelled"):
-        targets.append((f"{kind}: p50 growth with the scaled corpus", f"this search, {kind}, scaled corpus",
-                        f"this search, {kind}", "p50", 1.3, "<="))
+        targets.append((f"{kind}: p50 growth with the scaled corpus", f"this search, {kind}, scaled corpus", f"this search, {kind}", "p50", 1.3, "<="))
     lines = []
     for what, top, bottom, stat, limit, sense in targets:
         if top not in results or bottom not in results:
@@ -315,8 +347,7 @@ def report(results: dict, candidates: list[tuple], args) -> None:
         ratios = [a[stat] / b[stat] for a, b in zip(results[top], results[bottom], strict=True)]
         value = statistics.median(ratios)
         met = value <= limit if sense == "<=" else value >= limit
-        lines.append(f"- {what}: {value:.2f}x (target {sense} {limit}x: {'met' if met else 'NOT MET'}; rounds: "
-                     f"{', '.join(f'{r:.2f}' for r in ratios)})")
+        lines.append(f"- {what}: {value:.2f}x (target {sense} {limit}x: {'met' if met else 'NOT MET'}; rounds: {', '.join(f'{r:.2f}' for r in ratios)})")
     if lines:
         print("\nTargets, each the median of the rounds' ratios (candidates interleaved in one run):")
         print("\n".join(lines))

@@ -9,6 +9,7 @@ warm-up, and prints the process CPU time per request and pyinstrument's call tre
 This is how the hot-path fixes in the README were found (a client per request from
 `client.options()`, dataclasses.astuple, the generation read per search).
 """
+
 import argparse
 import os
 import sys
@@ -26,8 +27,15 @@ def main():
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
-    os.environ.update({"DEBUG": "0", "ALLOWED_HOSTS": "testserver", "SECURE_SSL_REDIRECT": "0", "INSIGHTS_ENABLED": "0",
-                       "SECRET_KEY": "profile-only-secret-key-not-for-production-0123456789abcdef"})
+    os.environ.update(
+        {
+            "DEBUG": "0",
+            "ALLOWED_HOSTS": "testserver",
+            "SECURE_SSL_REDIRECT": "0",
+            "INSIGHTS_ENABLED": "0",
+            "SECRET_KEY": "profile-only-secret-key-not-for-production-0123456789abcdef",
+        }
+    )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
@@ -50,8 +58,10 @@ def main():
         for q in queries[50:]:
             client.get("/api/search/", {"q": q})
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    print(f"{args.kind}: {args.queries} requests, {1000 * cpu / args.queries:.2f} ms CPU and "
-          f"{1000 * wall / args.queries:.2f} ms wall each (in-process, no HTTP server)")
+    print(
+        f"{args.kind}: {args.queries} requests, {1000 * cpu / args.queries:.2f} ms CPU and "
+        f"{1000 * wall / args.queries:.2f} ms wall each (in-process, no HTTP server)"
+    )
     print(profiler.output_text(unicode=False, color=False, show_all=False, short_mode=True))
 
 

@@ -20,6 +20,7 @@ only when such a post is the first hit (a comment first is a miss). Kinds:
 A typo that happens to be a real word of the corpus is rejected: that is a different problem
 (a real-word error) that no spelling suggester can see.
 """
+
 import json
 import random
 import re
@@ -36,27 +37,85 @@ POSSESSIVE = re.compile(r"['’]s$")
 
 def tokens(text: str) -> list[str]:
     return [POSSESSIVE.sub("", w) for w in WORD.findall(text.lower())]
+
+
 QWERTY = ["qwertyuiop", "asdfghjkl", "zxcvbnm"]
 # Common English misspellings (correct -> misspelled), as people type them.
 HUMAN = {
-    "receive": "recieve", "separate": "seperate", "definitely": "definately", "occurred": "occured",
-    "accommodate": "accomodate", "environment": "enviroment", "necessary": "neccessary", "address": "adress",
-    "beginning": "begining", "believe": "beleive", "calendar": "calender", "category": "catagory",
-    "committed": "commited", "existence": "existance", "familiar": "familar", "government": "goverment",
-    "independent": "independant", "knowledge": "knowlege", "library": "libary", "maintenance": "maintainance",
-    "occasion": "ocassion", "performance": "preformance", "possession": "posession", "privilege": "priviledge",
-    "publicly": "publically", "recommend": "reccomend", "reference": "refrence", "relevant": "relevent",
-    "restaurant": "restaraunt", "schedule": "schedual", "successful": "succesful", "tomorrow": "tommorow",
-    "until": "untill", "weird": "wierd", "javascript": "javscript", "python": "pyhton", "django": "djnago",
-    "database": "databse", "browser": "broswer", "function": "funtion", "parameter": "paramter",
-    "argument": "arguement", "asynchronous": "asyncronous", "compatible": "compatable", "dependency": "dependancy",
-    "permanent": "permanant", "immediately": "immediatly", "interface": "inteface", "language": "langauge",
-    "management": "managment", "message": "mesage", "process": "proccess", "programming": "programing",
-    "release": "relase", "request": "reqest", "response": "responce", "security": "securty",
-    "software": "sofware", "template": "templete", "together": "togehter", "version": "verison",
-    "writing": "writting", "search": "serach", "server": "sever", "simple": "simpel", "google": "gogle",
-    "firefox": "firefix", "extension": "extention", "tutorial": "tutoral", "sqlite": "sqllite",
-    "datasette": "datasete", "compiler": "complier", "async": "asnyc", "announcing": "anouncing",
+    "receive": "recieve",
+    "separate": "seperate",
+    "definitely": "definately",
+    "occurred": "occured",
+    "accommodate": "accomodate",
+    "environment": "enviroment",
+    "necessary": "neccessary",
+    "address": "adress",
+    "beginning": "begining",
+    "believe": "beleive",
+    "calendar": "calender",
+    "category": "catagory",
+    "committed": "commited",
+    "existence": "existance",
+    "familiar": "familar",
+    "government": "goverment",
+    "independent": "independant",
+    "knowledge": "knowlege",
+    "library": "libary",
+    "maintenance": "maintainance",
+    "occasion": "ocassion",
+    "performance": "preformance",
+    "possession": "posession",
+    "privilege": "priviledge",
+    "publicly": "publically",
+    "recommend": "reccomend",
+    "reference": "refrence",
+    "relevant": "relevent",
+    "restaurant": "restaraunt",
+    "schedule": "schedual",
+    "successful": "succesful",
+    "tomorrow": "tommorow",
+    "until": "untill",
+    "weird": "wierd",
+    "javascript": "javscript",
+    "python": "pyhton",
+    "django": "djnago",
+    "database": "databse",
+    "browser": "broswer",
+    "function": "funtion",
+    "parameter": "paramter",
+    "argument": "arguement",
+    "asynchronous": "asyncronous",
+    "compatible": "compatable",
+    "dependency": "dependancy",
+    "permanent": "permanant",
+    "immediately": "immediatly",
+    "interface": "inteface",
+    "language": "langauge",
+    "management": "managment",
+    "message": "mesage",
+    "process": "proccess",
+    "programming": "programing",
+    "release": "relase",
+    "request": "reqest",
+    "response": "responce",
+    "security": "securty",
+    "software": "sofware",
+    "template": "templete",
+    "together": "togehter",
+    "version": "verison",
+    "writing": "writting",
+    "search": "serach",
+    "server": "sever",
+    "simple": "simpel",
+    "google": "gogle",
+    "firefox": "firefix",
+    "extension": "extention",
+    "tutorial": "tutoral",
+    "sqlite": "sqllite",
+    "datasette": "datasete",
+    "compiler": "complier",
+    "async": "asnyc",
+    "announcing": "anouncing",
 }
 STOP_WRAPS = ["how to {}", "what is the {}", "how do i {}", "the {}", "{} in the", "why is {}"]
 
@@ -73,10 +132,10 @@ def neighbours(ch: str) -> str:
     for r, row in enumerate(QWERTY):
         c = row.find(ch)
         if c >= 0:
-            near = row[max(c - 1, 0):c] + row[c + 1:c + 2]
+            near = row[max(c - 1, 0) : c] + row[c + 1 : c + 2]
             for other in (r - 1, r + 1):
                 if 0 <= other < len(QWERTY):
-                    near += QWERTY[other][max(c - 1, 0):c + 1]
+                    near += QWERTY[other][max(c - 1, 0) : c + 1]
             return near
     return ""
 
@@ -85,12 +144,12 @@ def typo(word: str, kind: str, rng: random.Random) -> str:
     i = rng.randrange(len(word))
     if kind == "adjacent_key":
         near = neighbours(word[i])
-        return word[:i] + rng.choice(near) + word[i + 1:] if near else word
+        return word[:i] + rng.choice(near) + word[i + 1 :] if near else word
     if kind == "transposition":
         i = min(i, len(word) - 2)
-        return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
     if kind == "dropped":
-        return word[:i] + word[i + 1:]
+        return word[:i] + word[i + 1 :]
     if kind == "doubled":
         return word[:i] + word[i] + word[i:]
     if kind == "human":
@@ -107,16 +166,14 @@ def load_posts(corpus: Path) -> list[dict]:
 
 
 CONTROL_KINDS = ("control", "stem_control", "control_phrase2", "shuffled")
-KINDS = ["control", "stem_control", "control_phrase2", "shuffled", "human", *MECHANICAL, "phrase2", "phrase3",
-         "two_typos", "stop_wrapped"]
+KINDS = ["control", "stem_control", "control_phrase2", "shuffled", "human", *MECHANICAL, "phrase2", "phrase3", "two_typos", "stop_wrapped"]
 
 
 def title_words(posts: list[dict]) -> set[str]:
     return {w for p in posts for w in tokens(p["title"])}
 
 
-def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: dict[str, str] | None = None,
-             posts: list[dict] | None = None) -> list[Query]:
+def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: dict[str, str] | None = None, posts: list[dict] | None = None) -> list[Query]:
     """`stems` maps title words to their porter stems (bench/relevance.py asks Elasticsearch); without
     it there are no stem_control queries."""
     posts = posts if posts is not None else load_posts(corpus)
@@ -136,7 +193,7 @@ def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: d
         n = len(words)
         if any_order:
             return [pid for pid, t in titles.items() if set(words) <= set(t)]
-        return [pid for pid, t in titles.items() if any(t[i:i + n] == words for i in range(len(t) - n + 1))]
+        return [pid for pid, t in titles.items() if any(t[i : i + n] == words for i in range(len(t) - n + 1))]
 
     def content(w: str) -> bool:
         return len(w) >= MIN_WORD and w.isalpha() and not is_stop_word(w)
@@ -152,12 +209,19 @@ def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: d
                 break
             tries += 1
             words = titles[pid]
-            length = {"phrase2": 2, "phrase3": 3, "two_typos": rng.choice([2, 3]), "control": rng.choice([1, 2, 3]),
-                      "stop_wrapped": rng.choice([1, 2]), "control_phrase2": 2, "shuffled": rng.choice([2, 3])}.get(kind, 1)
+            length = {
+                "phrase2": 2,
+                "phrase3": 3,
+                "two_typos": rng.choice([2, 3]),
+                "control": rng.choice([1, 2, 3]),
+                "stop_wrapped": rng.choice([1, 2]),
+                "control_phrase2": 2,
+                "shuffled": rng.choice([2, 3]),
+            }.get(kind, 1)
             if len(words) < length:
                 continue
             start = rng.randrange(len(words) - length + 1)
-            phrase = words[start:start + length]
+            phrase = words[start : start + length]
             if kind == "shuffled":  # words from anywhere in the title, none repeated
                 phrase = rng.sample(sorted(set(words)), min(length, len(set(words))))
             if not all(content(w) for w in phrase) and kind != "control":

@@ -12,6 +12,7 @@ node starts (on the 2-core machine, right after a start: 4.4 s, then 2.6, 2.6, 2
 until three runs in a row are within 5% of their median (at least --warm, at most --max-warm
 runs); every warm-up run's rate is printed, so a freshly started node's figure is on record too.
 """
+
 import argparse
 import os
 import re
@@ -34,8 +35,14 @@ SUMMARY = re.compile(r"Reindexed (\d+) documents in ([\d.]+)s")
 def run_once(env: dict) -> tuple[int, float, float]:
     """(documents, seconds, peak RSS MiB) of one reindex."""
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "manage.py", "reindex", "--no-progress"], cwd=ROOT,
-                            env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "manage.py", "reindex", "--no-progress"],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     output = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -60,22 +67,26 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--warm", type=int, default=3, help="at least this many warm-up runs")
     parser.add_argument("--max-warm", type=int, default=15, help="at most this many warm-up runs")
-    parser.add_argument("--cluster-url", help="compare the default on one node with the same on this cluster "
-                                              "(comma-separated nodes, SEARCH_REPLICAS=1), interleaved")
+    parser.add_argument(
+        "--cluster-url", help="compare the default on one node with the same on this cluster (comma-separated nodes, SEARCH_REPLICAS=1), interleaved"
+    )
     args = parser.parse_args()
     candidates = CANDIDATES
     if args.cluster_url:
-        candidates = [CANDIDATES[0], ("default on the cluster, 1 replica",
-                                      {"ELASTICSEARCH_URL": args.cluster_url, "SEARCH_REPLICAS": "1"})]
+        candidates = [CANDIDATES[0], ("default on the cluster, 1 replica", {"ELASTICSEARCH_URL": args.cluster_url, "SEARCH_REPLICAS": "1"})]
     print("warm-up ...", flush=True)
     for label, env in candidates[:1] + candidates[1:] * bool(args.cluster_url):  # the default, and the cluster when compared
         rates = []
         while len(rates) < args.max_warm and not settled(rates, at_least=args.warm):
             docs, seconds, _ = run_once(env)
             rates.append(docs / seconds)
-        print(f"  warm-up runs, {label}: " + ", ".join(f"{r:,.0f}" for r in rates) + " docs/s"
-              + ("" if settled(rates, at_least=args.warm) else " (not settled: the figures below are still warming)"),
-              flush=True)
+        print(
+            f"  warm-up runs, {label}: "
+            + ", ".join(f"{r:,.0f}" for r in rates)
+            + " docs/s"
+            + ("" if settled(rates, at_least=args.warm) else " (not settled: the figures below are still warming)"),
+            flush=True,
+        )
     results = {label: [] for label, _ in candidates}
     for r in range(args.rounds):
         for label, env in candidates:  # interleaved: every round runs every candidate

@@ -12,6 +12,7 @@ ranking first is a miss at rank 1). Then the never-worse gate: every correctly s
 multi_match on the words as written; the regressions are counted and listed, and
 --fail-on-regression makes them an exit status. --tune compares term suggester settings.
 """
+
 import argparse
 import json
 import os
@@ -77,8 +78,7 @@ def evaluate(queries, systems, *, ranks=None) -> dict:
 
 def table(scores, kinds) -> str:
     names = list(scores)
-    lines = ["| kind | n | " + " | ".join(f"{n} s@1 / s@3 / MRR / zero" for n in names) + " |",
-             "| --- | --- | " + " | ".join("---" for _ in names) + " |"]
+    lines = ["| kind | n | " + " | ".join(f"{n} s@1 / s@3 / MRR / zero" for n in names) + " |", "| --- | --- | " + " | ".join("---" for _ in names) + " |"]
     for kind in kinds:
         n = scores[names[0]][kind][4]
         if not n:
@@ -102,17 +102,15 @@ def porter_stems(words: list[str]) -> dict[str, str]:
     """Each word's porter stem, from Elasticsearch's own filter (one _analyze request per 2,000 words)."""
     stems = {}
     for i in range(0, len(words), 2000):
-        chunk = words[i:i + 2000]
-        tokens = get_client().indices.analyze(body={"tokenizer": "standard", "filter": ["porter_stem"],
-                                                    "text": " ".join(chunk)}).body["tokens"]
+        chunk = words[i : i + 2000]
+        tokens = get_client().indices.analyze(body={"tokenizer": "standard", "filter": ["porter_stem"], "text": " ".join(chunk)}).body["tokens"]
         stems.update(zip(chunk, (t["token"] for t in tokens), strict=True))
     return stems
 
 
 def gate(queries, ranks) -> list:
     """Correctly spelled queries this search ranks worse than plain multi_match on the words as written."""
-    return [q for q in queries if q.kind in CONTROL_KINDS
-            and (ranks[("this search", q.text)] or 99) > (ranks[(GATE, q.text)] or 99)]
+    return [q for q in queries if q.kind in CONTROL_KINDS and (ranks[("this search", q.text)] or 99) > (ranks[(GATE, q.text)] or 99)]
 
 
 def tune(queries) -> None:
@@ -140,14 +138,14 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--per-kind", type=int, default=60)
     parser.add_argument("--seed", type=int, action="append", help="query set seed (repeatable; default: two seeds)")
-    parser.add_argument("--max-expected", type=int, default=None,
-                        help="most posts a query may expect (default 3; raise it on a grown corpus, whose titles repeat)")
+    parser.add_argument(
+        "--max-expected", type=int, default=None, help="most posts a query may expect (default 3; raise it on a grown corpus, whose titles repeat)"
+    )
     parser.add_argument("--tune", action="store_true", help="compare term suggester options (this search only)")
     parser.add_argument("--show", type=int, default=0, help="print N sample queries per kind")
     parser.add_argument("--only", choices=list(SYSTEMS), action="append", help="measure only these systems")
     parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when the never-worse gate fails")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="override a SEARCH setting for this run, e.g. --set MAX_ALTERNATIVES=3")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a SEARCH setting for this run, e.g. --set MAX_ALTERNATIVES=3")
     args = parser.parse_args()
     if not (args.corpus / "posts.ndjson").exists():
         sys.exit(f"no corpus at {args.corpus}: pass --corpus DIR")
@@ -168,8 +166,7 @@ def main() -> None:
     ensure_data(args.corpus)
     posts = load_posts(args.corpus)
     stems = porter_stems(sorted(w for w in title_words(posts) if w.isalpha()))
-    systems = {name: fn for name, fn in SYSTEMS.items() if not args.only or name in args.only or name == GATE
-               or name == "this search"}
+    systems = {name: fn for name, fn in SYSTEMS.items() if not args.only or name in args.only or name == GATE or name == "this search"}
     regressions = 0
     for seed in args.seed or [20261121, 7]:
         queries = generate(args.corpus, seed=seed, per_kind=args.per_kind, stems=stems, posts=posts)
@@ -186,12 +183,13 @@ def main() -> None:
         print(table(evaluate(queries, systems, ranks=ranks), kinds))
         worse = gate(queries, ranks)
         regressions += len(worse)
-        print(f"\nnever-worse gate (seed {seed}): correctly spelled queries ranked worse than {GATE}: {len(worse)} of "
-              f"{sum(q.kind in CONTROL_KINDS for q in queries)}" + "".join(
-                  f"\n  {q.kind} {q.text!r}: {ranks[('this search', q.text)]} vs {ranks[(GATE, q.text)]}" for q in worse))
+        print(
+            f"\nnever-worse gate (seed {seed}): correctly spelled queries ranked worse than {GATE}: {len(worse)} of "
+            f"{sum(q.kind in CONTROL_KINDS for q in queries)}"
+            + "".join(f"\n  {q.kind} {q.text!r}: {ranks[('this search', q.text)]} vs {ranks[(GATE, q.text)]}" for q in worse)
+        )
         misses = [q for q in queries if ranks[("this search", q.text)] != 1]
-        print(f"not first ({len(misses)}):" + "".join(
-            f"\n  {q.kind} {q.text!r} ({q.correct}): rank {ranks[('this search', q.text)]}" for q in misses[:40]))
+        print(f"not first ({len(misses)}):" + "".join(f"\n  {q.kind} {q.text!r} ({q.correct}): rank {ranks[('this search', q.text)]}" for q in misses[:40]))
     if args.fail_on_regression and regressions:
         sys.exit(f"{regressions} never-worse regression(s)")
 

@@ -1,6 +1,7 @@
 """Start and stop the processes the load benchmark and the cluster tests run against: gunicorn
 serving the app and redis-server for the shared result cache, on loopback, each in its own
 process group so that exactly what was started is stopped (by PID, never by name)."""
+
 import os
 import signal
 import socket
@@ -24,8 +25,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_gunicorn(port: int, env: dict, *, workers: int, threads: int, wait: float = 20.0,
-                   log_path: Path | None = None, worker_connections: int | None = None) -> subprocess.Popen:
+def start_gunicorn(
+    port: int, env: dict, *, workers: int, threads: int, wait: float = 20.0, log_path: Path | None = None, worker_connections: int | None = None
+) -> subprocess.Popen:
     """gunicorn (gthread) on 127.0.0.1:port; returns once /healthz answers 200. Its log (the app's
     warnings included) goes to `log_path`, by default a temporary file; the path is `proc.log_path`.
 
@@ -33,9 +35,24 @@ def start_gunicorn(port: int, env: dict, *, workers: int, threads: int, wait: fl
     keep-alive connections in one burst, and a gthread worker accepts as many as it can: without a
     cap all of them may land on one worker, which then serves them on one core while the other
     workers idle (bench/load.py says why it sets one)."""
-    cmd = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-           "--workers", str(workers), "--threads", str(threads), "--worker-class", "gthread",
-           "--log-level", "warning", "--keep-alive", "5"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "config.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--threads",
+        str(threads),
+        "--worker-class",
+        "gthread",
+        "--log-level",
+        "warning",
+        "--keep-alive",
+        "5",
+    ]
     if worker_connections:
         cmd += ["--worker-connections", str(worker_connections)]
     if log_path is None:
@@ -60,9 +77,12 @@ def start_gunicorn(port: int, env: dict, *, workers: int, threads: int, wait: fl
 
 def start_redis(port: int) -> subprocess.Popen:
     """A throwaway redis-server on 127.0.0.1:port, no persistence; returns once it accepts connections."""
-    proc = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
-                             "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     for _ in range(100):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()

@@ -1,6 +1,7 @@
 """The baselines of bench/load.py served through the same Django stack as our search, with the same
 JSON shape, and the stack's ceiling (a hello-world view). Mounted by config/urls.py only when
 SEARCH["BASELINE_VIEWS"] is on (off by default): not part of the product."""
+
 from django.http import Http404, HttpResponse
 from django.views.decorators.http import require_GET
 

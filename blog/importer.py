@@ -9,6 +9,7 @@ when a row is first inserted and a re-import never reverts them (an unpublished 
 unpublished, an unapproved comment stays hidden), and a row edited on the site since (any save(),
 e.g. in the admin; see `edited_on_site`) is left as it is, unless `overwrite` is asked for.
 """
+
 import json
 import logging
 from collections.abc import Callable, Iterator
@@ -28,8 +29,7 @@ from common.batching import batched
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 1000
-POST_FIELDS = ["title", "slug", "body_html", "body_text", "summary", "pub_date", "tags",
-               "modified", "source", "post_type", "source_url", "link_url"]
+POST_FIELDS = ["title", "slug", "body_html", "body_text", "summary", "pub_date", "tags", "modified", "source", "post_type", "source_url", "link_url"]
 COMMENT_FIELDS = ["post", "parent", "author_name", "comment", "comment_html", "created", "modified"]
 # Set on insert only, unless the import overwrites (see the module docstring).
 MODERATION_FIELDS = {Post: ["published"], Comment: ["approved"]}
@@ -43,6 +43,7 @@ class BadRow(ValueError):
 @dataclass
 class Report:
     """What an import did, for the summary line and the tests."""
+
     created: int = 0
     updated: int = 0
     kept: int = 0  # existing rows edited on the site, left as they are
@@ -100,7 +101,7 @@ def _link(obj: dict, name: str, limit: int) -> str:
 
 def _cap(model, field: str, value: str) -> str:
     """The value cut to the model field's own max_length (one source for the limits: the model)."""
-    return value[:model._meta.get_field(field).max_length]
+    return value[: model._meta.get_field(field).max_length]
 
 
 def post_from_row(obj: dict, *, now: datetime) -> Post:
@@ -122,7 +123,7 @@ def post_from_row(obj: dict, *, now: datetime) -> Post:
         body_text=body_text,
         summary=summarize(obj.get("excerpt") or body_text),
         pub_date=_timestamp(obj, "pub_date"),
-        tags=[t[:Post._meta.get_field("tags").base_field.max_length] for t in tags],
+        tags=[t[: Post._meta.get_field("tags").base_field.max_length] for t in tags],
         published=True,
         modified=now,
         source=_cap(Post, "source", str(obj.get("source") or "")),
@@ -175,8 +176,7 @@ class SlugAllocator:
 
 def _upsert(model, objs: list, fields: list[str], report: Report, *, overwrite: bool = False) -> None:
     # Locked, so that an edit on the site cannot slip in between this check and the write.
-    existing = dict(model.objects.select_for_update().filter(id__in=[o.id for o in objs])
-                    .values_list("id", "edited_on_site"))
+    existing = dict(model.objects.select_for_update().filter(id__in=[o.id for o in objs]).values_list("id", "edited_on_site"))
     if overwrite:
         fields = fields + MODERATION_FIELDS[model] + ["edited_on_site"]
     else:
@@ -189,9 +189,7 @@ def _upsert(model, objs: list, fields: list[str], report: Report, *, overwrite: 
     report.updated += sum(1 for o in objs if o.id in existing)
 
 
-
-def import_posts(path: Path, *, now: datetime, progress: Callable[[int], None] = lambda n: None,
-                 overwrite: bool = False) -> Report:
+def import_posts(path: Path, *, now: datetime, progress: Callable[[int], None] = lambda n: None, overwrite: bool = False) -> Report:
     report = Report()
     slugs = SlugAllocator(dict(Post.objects.values_list("slug", "id")))
     seen: set[int] = set()
@@ -216,8 +214,7 @@ def import_posts(path: Path, *, now: datetime, progress: Callable[[int], None] =
     return report
 
 
-def import_comments(path: Path, *, now: datetime, progress: Callable[[int], None] = lambda n: None,
-                    overwrite: bool = False) -> Report:
+def import_comments(path: Path, *, now: datetime, progress: Callable[[int], None] = lambda n: None, overwrite: bool = False) -> Report:
     report = Report()
     post_ids = set(Post.objects.values_list("id", flat=True))
     known_comments = set(Comment.objects.values_list("id", flat=True))
@@ -256,8 +253,7 @@ def reset_sequences() -> None:
             cursor.execute(sql)
 
 
-def import_corpus(directory: Path, *, now: datetime, progress_factory=None,
-                  overwrite: bool = False) -> tuple[Report, Report]:
+def import_corpus(directory: Path, *, now: datetime, progress_factory=None, overwrite: bool = False) -> tuple[Report, Report]:
     """Import DIR/posts.ndjson then DIR/comments.ndjson in one transaction: all good rows or nothing.
     With `overwrite`, existing rows get the file's `published`/`approved` too."""
     posts_path, comments_path = directory / "posts.ndjson", directory / "comments.ndjson"

@@ -1,4 +1,5 @@
 """Posts and their comments, the blog's source of truth (search indexes copies of them)."""
+
 import functools
 from urllib.parse import quote
 

@@ -3,6 +3,7 @@
 Post bodies are the blog author's own HTML and are shown as written. Comments are written by
 readers, so their HTML is always passed through a safelist sanitizer before it is stored.
 """
+
 import html
 import re
 

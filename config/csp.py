@@ -4,6 +4,7 @@ The policy lives in settings.SECURE_CSP, a dict of directive -> list of sources,
 Django 6.0's own `SECURE_CSP` setting takes, so moving to django.middleware.csp later is a change
 of one MIDDLEWARE line. The header is built once per process: the policy is static.
 """
+
 from functools import cache
 
 from django.conf import settings

@@ -1,4 +1,5 @@
 """Reading settings from the environment: one place for the parsing rules."""
+
 import os
 
 from django.core.exceptions import ImproperlyConfigured

@@ -5,6 +5,7 @@ a password inside a URL (DATABASE_URL, ELASTICSEARCH["URL"], REDIS_URL, and the 
 in the request's environment under runserver) would be shown as is. This filter also replaces
 the user-info part of any URL, wherever it appears.
 """
+
 import re
 
 from django.views.debug import SafeExceptionReporterFilter
@@ -33,5 +34,4 @@ class CredentialsFilter(SafeExceptionReporterFilter):
         return {k: scrub(v) for k, v in super().get_safe_request_meta(request).items()}
 
     def get_traceback_frame_variables(self, request, tb_frame):
-        return [(name, scrub(value) if isinstance(value, str) else value)
-                for name, value in super().get_traceback_frame_variables(request, tb_frame)]
+        return [(name, scrub(value) if isinstance(value, str) else value) for name, value in super().get_traceback_frame_variables(request, tb_frame)]

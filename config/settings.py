@@ -4,6 +4,7 @@ Every variable a deployer may set is listed in the README's configuration table.
 DEBUG is off unless DEBUG=1 is set (the Makefile sets it for development and tests), and with DEBUG
 off the default secret key is refused and the secure-cookie/HSTS settings apply.
 """
+
 import os
 from pathlib import Path
 
@@ -93,13 +94,11 @@ REDIS_URL = env_str("REDIS_URL", "")
 # (serving.cache_breaker_seconds) skips it for a while (search/resultcache.py).
 REDIS_CACHE_OPTIONS = {"socket_timeout": 0.1, "socket_connect_timeout": 0.1}
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "OPTIONS": REDIS_CACHE_OPTIONS}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "OPTIONS": REDIS_CACHE_OPTIONS}}
 else:
     # Django's default of 300 entries is too few: a day's distinct queries plus their words would
     # be culled over and over (each result is a compact tuple, so 20,000 stay small).
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "blogsearch",
-                          "OPTIONS": {"MAX_ENTRIES": 20000}}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "blogsearch", "OPTIONS": {"MAX_ENTRIES": 20000}}}
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -111,11 +110,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
-    },
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
 # Production hardening (checked by `manage.py check --deploy`).

@@ -4,6 +4,7 @@ The report lives at /admin/insights/searchlog/report/ (linked from the log's lis
 its tables is a CSV file at .../report/<table>.csv with the same period. Staff only: the admin
 site's own login check wraps every view, plus the permission to view the log.
 """
+
 import csv
 from datetime import date, datetime
 
@@ -78,8 +79,10 @@ class SearchLogAdmin(ReadOnly):
         period = chosen_period(request)
         days = reports.daily(period)
         dates = [d["day"] for d in days]
-        tables = [(name, title, [reports.LABELS[c] for c in columns], [[cell(row[c]) for c in columns] for row in fn(period)])
-                  for name, (title, fn, columns) in reports.TABLES.items()]
+        tables = [
+            (name, title, [reports.LABELS[c] for c in columns], [[cell(row[c]) for c in columns] for row in fn(period)])
+            for name, (title, fn, columns) in reports.TABLES.items()
+        ]
         context = {
             **self.admin_site.each_context(request),
             "title": "Search report",
@@ -90,15 +93,26 @@ class SearchLogAdmin(ReadOnly):
             "summary": reports.summary(days),
             "tables": tables,
             "daily": days,
-            "searches_chart": charts.bars("chart-searches", "Searches per day", dates, [
-                ("searches", "bar-searches", [d["searches"] for d in days]),
-                ("with no result", "bar-zero", [d["zero_results"] for d in days])]),
-            "time_chart": charts.lines("chart-time", "Search time per day (ms)", dates, [
-                ("p50", "line-p50", [d["p50_ms"] for d in days]),
-                ("p95", "line-p95", [d["p95_ms"] for d in days])], unit=" ms"),
-            "ctr_chart": charts.lines("chart-ctr", "Click-through rate per day (%)", dates, [
-                ("click-through", "line-ctr",
-                 [100 * d["clicked_searches"] / d["searches"] if d["searches"] else None for d in days])], unit="%"),
+            "searches_chart": charts.bars(
+                "chart-searches",
+                "Searches per day",
+                dates,
+                [("searches", "bar-searches", [d["searches"] for d in days]), ("with no result", "bar-zero", [d["zero_results"] for d in days])],
+            ),
+            "time_chart": charts.lines(
+                "chart-time",
+                "Search time per day (ms)",
+                dates,
+                [("p50", "line-p50", [d["p50_ms"] for d in days]), ("p95", "line-p95", [d["p95_ms"] for d in days])],
+                unit=" ms",
+            ),
+            "ctr_chart": charts.lines(
+                "chart-ctr",
+                "Click-through rate per day (%)",
+                dates,
+                [("click-through", "line-ctr", [100 * d["clicked_searches"] / d["searches"] if d["searches"] else None for d in days])],
+                unit="%",
+            ),
         }
         return TemplateResponse(request, "admin/insights/report.html", context)
 

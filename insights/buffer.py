@@ -15,6 +15,7 @@ process exits (gunicorn workers exit through sys.exit). The buffer is bounded: i
 unreachable, searches past BUFFER_MAX are dropped and counted rather than growing memory, and a
 batch that fails to write is dropped with a warning (the log is statistics, not a ledger).
 """
+
 import atexit
 import io
 import logging
@@ -114,8 +115,7 @@ class LogBuffer:
                         data = "".join(_copy_line(token, key, times) for key, (token, times) in rows.items())
                         cursor.cursor.copy_expert(_COPY, io.StringIO(data))
                     if bursts:
-                        execute_values(cursor.cursor, _INSERT, [(token, *key, 1, [elapsed]) for token, key, elapsed in bursts],
-                                       page_size=len(bursts))
+                        execute_values(cursor.cursor, _INSERT, [(token, *key, 1, [elapsed]) for token, key, elapsed in bursts], page_size=len(bursts))
             except Exception:  # noqa: BLE001 - the log must never break anything else
                 log.warning("search log: dropping %d searches that could not be written", searches, exc_info=True)
                 return 0

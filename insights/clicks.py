@@ -6,6 +6,7 @@ and a client address may record at most CLICK_RATE_PER_MINUTE clicks a minute (c
 cache under a salted hash of the address for one minute; the address is never written to the
 log). Each (search, position) is stored once, so repeated beacons count once.
 """
+
 import hashlib
 import logging
 import re
@@ -73,8 +74,9 @@ def store(token: str, search: str, pos: int, url: str) -> bool:
     try:
         with connection.cursor() as cursor:
             cursor.execute(
-                "INSERT INTO insights_searchclick (token, search, position, url) VALUES (%s, %s, %s, %s) "
-                "ON CONFLICT (token, search, position) DO NOTHING", [token, search, pos, url])
+                "INSERT INTO insights_searchclick (token, search, position, url) VALUES (%s, %s, %s, %s) ON CONFLICT (token, search, position) DO NOTHING",
+                [token, search, pos, url],
+            )
             return cursor.rowcount == 1
     except DatabaseError:
         log.warning("search log: a click could not be recorded", exc_info=True)

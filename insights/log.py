@@ -5,6 +5,7 @@ result object and signs a query id with the token of the row that will count it;
 work happens on the request path. It returns the query id the page passes on to clicks, or None
 when the log is off, nothing was searched, or the buffer is full.
 """
+
 import re
 from urllib.parse import urlencode
 
@@ -33,9 +34,23 @@ def record(result, *, source: str, burst: tuple[str, int] | None = None) -> str 
     if not conf["ENABLED"] or not result.query:
         return None
     burst_id, seq = burst if burst else (None, 0)
-    token = buffer.add((SearchLog.INSTANT if burst else source, burst_id, seq, result.query, result.page, result.total,
-                        result.strategy, result.showing_for, result.round_trips, result.took_ms, bool(result.cached)),
-                       float(result.elapsed_ms), conf)
+    token = buffer.add(
+        (
+            SearchLog.INSTANT if burst else source,
+            burst_id,
+            seq,
+            result.query,
+            result.page,
+            result.total,
+            result.strategy,
+            result.showing_for,
+            result.round_trips,
+            result.took_ms,
+            bool(result.cached),
+        ),
+        float(result.elapsed_ms),
+        conf,
+    )
     return None if token is None else tokens.query_id(token)
 
 
@@ -47,5 +62,4 @@ def result_links(result, query_id: str | None) -> list[tuple]:
     if not query_id:
         return [(hit, first + i, hit.url) for i, hit in enumerate(result.hits)]
     click = reverse("insights:click")
-    return [(hit, first + i, f"{click}?{urlencode({'id': query_id, 'pos': first + i, 'to': hit.url})}")
-            for i, hit in enumerate(result.hits)]
+    return [(hit, first + i, f"{click}?{urlencode({'id': query_id, 'pos': first + i, 'to': hit.url})}") for i, hit in enumerate(result.hits)]

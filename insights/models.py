@@ -4,6 +4,7 @@ batch, counted), one row per result opened, one per day.
 Nothing here can identify a reader: no IP address, no user agent, no cookie, no user. A row says
 what was searched and how the search went, at what time (PostgreSQL's clock, `now()`).
 """
+
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import BrinIndex
 from django.db import models

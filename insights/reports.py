@@ -5,6 +5,7 @@ Tables (top queries, no results, corrections) come from the log rows, so they co
 retention period. Daily figures come from the log rows for days that still have them and from
 DailyStat for pruned days, so the charts and the period's rates survive pruning.
 """
+
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -59,34 +60,44 @@ def _params(period: Period, limit: int | None = None) -> dict:
 
 def top_queries(period: Period, limit: int | None = None) -> list[dict]:
     """The most searched queries (case folded), with how often they found nothing and were clicked."""
-    return _rows(f"""
+    return _rows(
+        f"""
         SELECT lower(l.query) AS query, sum(l.searches) AS searches,
                coalesce(sum(l.searches) FILTER (WHERE l.total = 0), 0) AS zero_results,
                coalesce(sum(c.searches), 0)::bigint AS clicked,
                round(100.0 * coalesce(sum(c.searches), 0) / sum(l.searches), 1)::float AS ctr_percent
-        {_WITH_CLICKS} GROUP BY 1 ORDER BY searches DESC, query LIMIT %(limit)s""", _params(period, limit))
+        {_WITH_CLICKS} GROUP BY 1 ORDER BY searches DESC, query LIMIT %(limit)s""",
+        _params(period, limit),
+    )
 
 
 def no_results(period: Period, limit: int | None = None) -> list[dict]:
     """Queries that found nothing: the posts readers wanted and the blog lacks."""
-    return _rows("""
+    return _rows(
+        """
         SELECT lower(query) AS query, sum(searches) AS searches, max(created) AS last_seen
         FROM insights_searchlog WHERE created >= %(start)s AND created < %(end)s AND total = 0
-        GROUP BY 1 ORDER BY searches DESC, last_seen DESC LIMIT %(limit)s""", _params(period, limit))
+        GROUP BY 1 ORDER BY searches DESC, last_seen DESC LIMIT %(limit)s""",
+        _params(period, limit),
+    )
 
 
 def corrections(period: Period, limit: int | None = None) -> list[dict]:
     """The corrections shown most often ("Showing results for ..."): typed -> shown, n times."""
-    return _rows("""
+    return _rows(
+        """
         SELECT lower(query) AS typed, lower(showing_for) AS shown, sum(searches) AS times
         FROM insights_searchlog WHERE created >= %(start)s AND created < %(end)s AND showing_for <> ''
-        GROUP BY 1, 2 ORDER BY times DESC, typed LIMIT %(limit)s""", _params(period, limit))
+        GROUP BY 1, 2 ORDER BY times DESC, typed LIMIT %(limit)s""",
+        _params(period, limit),
+    )
 
 
 def daily_from_log(period: Period) -> list[dict]:
     """Per-day figures computed from the log rows (the same shape as DailyStat); the percentiles
     are over every search's own time."""
-    return _rows(f"""
+    return _rows(
+        f"""
         WITH counts AS (
             SELECT (l.created AT TIME ZONE 'UTC')::date AS day, sum(l.searches) AS searches,
                    coalesce(sum(l.searches) FILTER (WHERE l.total = 0), 0) AS zero_results,
@@ -103,17 +114,16 @@ def daily_from_log(period: Period) -> list[dict]:
             WHERE created >= %(start)s AND created < %(end)s GROUP BY 1
         )
         SELECT counts.*, times.p50_ms, times.p95_ms FROM counts LEFT JOIN times USING (day) ORDER BY day""",
-                 _params(period))
+        _params(period),
+    )
 
 
-DAILY_FIELDS = ("searches", "zero_results", "corrected", "cached", "clicked_searches", "clicks", "position_sum",
-                "p50_ms", "p95_ms")
+DAILY_FIELDS = ("searches", "zero_results", "corrected", "cached", "clicked_searches", "clicks", "position_sum", "p50_ms", "p95_ms")
 
 
 def daily(period: Period) -> list[dict]:
     """Every day of the period: from the log where it still has rows, else the kept DailyStat, else zeros."""
-    by_day = {s.day: {f: getattr(s, f) for f in DAILY_FIELDS}
-              for s in DailyStat.objects.filter(day__gte=period.first, day__lte=period.last)}
+    by_day = {s.day: {f: getattr(s, f) for f in DAILY_FIELDS} for s in DailyStat.objects.filter(day__gte=period.first, day__lte=period.last)}
     by_day.update({row.pop("day"): row for row in daily_from_log(period)})
     empty = dict.fromkeys(DAILY_FIELDS, 0) | {"p50_ms": None, "p95_ms": None}
     return [{"day": d, **by_day.get(d, empty)} for d in period.days()]
@@ -140,7 +150,15 @@ TABLES = {
     "corrections": ("Corrections applied most often", corrections, ("typed", "shown", "times")),
 }
 # Column headings on the report page (the CSV files keep the names above).
-LABELS = {"query": "query", "searches": "searches", "zero_results": "no result", "clicked": "clicked",
-          "ctr_percent": "click-through %", "last_seen": "last seen (UTC)", "typed": "typed", "shown": "shown",
-          "times": "times"}
+LABELS = {
+    "query": "query",
+    "searches": "searches",
+    "zero_results": "no result",
+    "clicked": "clicked",
+    "ctr_percent": "click-through %",
+    "last_seen": "last seen (UTC)",
+    "typed": "typed",
+    "shown": "shown",
+    "times": "times",
+}
 DAILY_COLUMNS = ("day", "searches", "zero_results", "corrected", "cached", "clicked_searches", "clicks", "p50_ms", "p95_ms")

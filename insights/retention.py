@@ -5,6 +5,7 @@ DailyStat first (recomputed while its rows exist, so a late click still counts),
 days before the cutoff go, in one transaction. A day is therefore either complete in the log or
 only in DailyStat, which is what insights/reports.py relies on.
 """
+
 import logging
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta

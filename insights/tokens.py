@@ -17,6 +17,7 @@ An id is issued on every search, so it must cost very little: keyed BLAKE2b from
 copy is about a third of HMAC-SHA256's time here, and `search` comes from `random` (reseeded in
 every forked worker), not from the operating system, since nothing depends on guessing it.
 """
+
 import binascii
 import hashlib
 import hmac

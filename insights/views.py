@@ -7,6 +7,7 @@ page: it records the click and redirects to `to`, which must be one of our own p
 otherwise, never an open redirect). A GET with an id that is unknown, expired or over the rate
 still leads to the (valid) post, recording nothing: a stale link must not strand a reader.
 """
+
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseRedirect, QueryDict
 from django.views.decorators.cache import never_cache

@@ -1,4 +1,5 @@
 """The dead letters in the admin: what Elasticsearch kept refusing, why, and a retry action."""
+
 from django.contrib import admin, messages
 
 from search.models import DeadChange

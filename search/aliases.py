@@ -5,6 +5,7 @@ Each kind's documents live in a real index whose name carries a UTC timestamp
 so that `reindex` can build a new index beside the live one and swap the alias atomically.
 Both wings and the health check ask these questions, so they live on the shared floor.
 """
+
 from datetime import UTC, datetime
 
 from elasticsearch import NotFoundError

@@ -4,6 +4,7 @@ The suggestions make them (search/querying/suggestions.py), the query ranks docu
 (search/querying/query.py), the result cache stores them and the debug table shows them. What
 the reader typed is always the first, with `typed` set and the fixed TYPED_SCORE.
 """
+
 from dataclasses import dataclass
 
 

@@ -4,6 +4,7 @@ During an outage this turns every request's timeout into an immediate answer (a 
 search, an outbox entry for a save), so worker threads are not tied up waiting, and Elasticsearch
 is tried again once the pause is over: no restart needed when it comes back.
 """
+
 import threading
 import time
 from collections.abc import Callable

@@ -7,6 +7,7 @@ now and then, not one per request. A request that could not *connect* (refused, 
 again on another node; one that *timed out* is not (a slow cluster must give a fast 503, not
 several slow attempts), and every attempt of a request shares the request's own deadline.
 """
+
 import logging
 import threading
 import time
@@ -44,8 +45,7 @@ class FailoverTransport(Transport):
     status in retry_on_status (502/503: a node shutting down) is retried likewise, else returned.
     """
 
-    def perform_request(self, method, target, *, max_retries=DEFAULT, retry_on_status=DEFAULT,
-                        request_timeout=DEFAULT, **kwargs):
+    def perform_request(self, method, target, *, max_retries=DEFAULT, retry_on_status=DEFAULT, request_timeout=DEFAULT, **kwargs):
         retries = self.max_retries if max_retries is DEFAULT else max_retries
         statuses = self.retry_on_status if retry_on_status is DEFAULT else retry_on_status
         timeout = self.node_pool.all()[0].config.request_timeout if request_timeout is DEFAULT else request_timeout
@@ -54,8 +54,7 @@ class FailoverTransport(Transport):
         while True:
             left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
             try:
-                response = super().perform_request(method, target, max_retries=0, retry_on_status=statuses,
-                                                   request_timeout=left, **kwargs)
+                response = super().perform_request(method, target, max_retries=0, retry_on_status=statuses, request_timeout=left, **kwargs)
             except ConnectError as exc:  # ConnectionTimeout is not a ConnectionError: never retried
                 if not self._may_retry(attempt, retries, deadline):
                     raise

@@ -10,6 +10,7 @@ when Django's `setting_changed` reports a new SEARCH (tests' `settings` fixture)
     from search import conf
     conf.get().serving.page_size
 """
+
 import threading
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
@@ -31,15 +32,17 @@ def _doc(text: str, default, **extra):
 
 # The ranking tiers, best first, with their weights: powers of two, so that a document in a higher
 # tier outranks every document that only collects lower ones (search/querying/query.py).
-TIERS = MappingProxyType({
-    "title.exact.phrase": 64,
-    "title.exact.words": 32,
-    "title.stem.phrase": 16,
-    "title.stem.words": 8,
-    "body.exact.phrase": 4,
-    "body.stem.phrase": 2,
-    "all.words": 1,
-})
+TIERS = MappingProxyType(
+    {
+        "title.exact.phrase": 64,
+        "title.exact.words": 32,
+        "title.stem.phrase": 16,
+        "title.stem.words": 8,
+        "body.exact.phrase": 4,
+        "body.stem.phrase": 2,
+        "all.words": 1,
+    }
+)
 TIER_NAMES = tuple(TIERS)
 
 
@@ -48,6 +51,7 @@ class TypoCosts:
     """What each kind of edit costs the typo model (search/querying/suggestions.py). People hit a
     neighbouring key, swap two letters, double or drop one, or confuse vowels far more often than
     they type an arbitrary other letter, and rarely get the first letter wrong."""
+
     substitute: float = _doc("Any other letter in place of the typed one.", 1.0)
     adjacent_key: float = _doc("A letter next to it on a QWERTY keyboard.", 0.75)
     vowel: float = _doc("A vowel for another vowel.", 0.8)
@@ -60,6 +64,7 @@ class TypoCosts:
 @dataclass(frozen=True)
 class SuggesterOptions:
     """Elasticsearch term suggester options, chosen by measurement (bench/relevance.py --tune)."""
+
     suggest_mode: str = _doc("Ask only about words a field does not hold.", "missing")
     sort: str = _doc("Options ordered by the suggester's own score.", "score")
     min_word_length: int = _doc("Shorter words are never corrected.", 3)
@@ -74,16 +79,18 @@ class SuggesterOptions:
 @dataclass(frozen=True)
 class IndexSettings:
     """How the indices are laid out and loaded (search/documents.py, search/sync/rebuild.py)."""
-    prefix: str = _doc("Aliases are `<prefix>-posts` and `<prefix>-comments`; real indices carry a timestamp.", "blog",
-                       key="INDEX_PREFIX", env="SEARCH_INDEX_PREFIX")
+
+    prefix: str = _doc(
+        "Aliases are `<prefix>-posts` and `<prefix>-comments`; real indices carry a timestamp.", "blog", key="INDEX_PREFIX", env="SEARCH_INDEX_PREFIX"
+    )
     shards: int = _doc("Primary shards per index.", 1, env="SEARCH_SHARDS")
-    replicas: int = _doc("Replica copies of each shard: 0 on one node, 1 on a cluster (a node can be lost).", 0,
-                         env="SEARCH_REPLICAS")
-    stemmer: str = _doc("Stemmer of the matching analyzer (kstem merges fewer unrelated words than porter).",
-                        "light_english", env="SEARCH_STEMMER")
-    ready_timeout_seconds: float = _doc("`reindex` swaps only once the new indices are green (yellow when replicas "
-                                        "cannot be placed); it gives up, aliases untouched, after this long.", 120.0,
-                                        env="SEARCH_READY_TIMEOUT")
+    replicas: int = _doc("Replica copies of each shard: 0 on one node, 1 on a cluster (a node can be lost).", 0, env="SEARCH_REPLICAS")
+    stemmer: str = _doc("Stemmer of the matching analyzer (kstem merges fewer unrelated words than porter).", "light_english", env="SEARCH_STEMMER")
+    ready_timeout_seconds: float = _doc(
+        "`reindex` swaps only once the new indices are green (yellow when replicas cannot be placed); it gives up, aliases untouched, after this long.",
+        120.0,
+        env="SEARCH_READY_TIMEOUT",
+    )
     ready_poll_seconds: float = _doc("How often `reindex` asks for the new indices' health.", 0.25)
     bulk_chunk_size: int = _doc("Documents per bulk request.", 1000, env="SEARCH_BULK_CHUNK_SIZE")
     bulk_threads: int = _doc("Bulk requests in flight during a rebuild.", 2, env="SEARCH_BULK_THREADS")
@@ -93,35 +100,32 @@ class IndexSettings:
 @dataclass(frozen=True)
 class SyncSettings:
     """How changes reach Elasticsearch (search/sync/outbox.py, search/sync/rebuild.py)."""
+
     outbox_drain_batch: int = _doc("Outbox entries applied per automatic sync after a commit.", 200)
     pending_drain_batch: int = _doc("... per batch by `search_sync` and at the end of a rebuild.", 500)
-    outbox_max_attempts: int = _doc("An entry Elasticsearch refuses this many times moves to the dead letters "
-                                    "(outages and overload never count).", 5)
+    outbox_max_attempts: int = _doc("An entry Elasticsearch refuses this many times moves to the dead letters (outages and overload never count).", 5)
     outbox_retry_seconds: float = _doc("The n-th retry of a refused entry waits this x 2^(n-1).", 10.0)
     outbox_max_lag_seconds: float = _doc("/healthz reports the outbox not ok when a due entry waits longer.", 300.0)
-    rebuild_catch_up_attempts: int = _doc("A rebuild retries its catch-up this often after the swap before swapping back.",
-                                          3)
-    sync_breaker_seconds: float = _doc("After a failed sync, after-commit syncs leave changes in the outbox this long.",
-                                       5.0)
+    rebuild_catch_up_attempts: int = _doc("A rebuild retries its catch-up this often after the swap before swapping back.", 3)
+    sync_breaker_seconds: float = _doc("After a failed sync, after-commit syncs leave changes in the outbox this long.", 5.0)
 
 
 @dataclass(frozen=True)
 class RankingSettings:
     """What a query becomes and how results are ranked (search/querying/)."""
+
     max_query_length: int = _doc("Characters of a query searched (cut at a word boundary).", 200)
     max_query_words: int = _doc("Words of a query searched.", 12)
     max_query_tokens: int = _doc("Tokens as Elasticsearch sees them (a hyphen-joined or CJK word holds many).", 12)
     max_suggest_words: int = _doc("The suggesters look at the first words only (bench/hostile.py) ...", 6)
     max_suggest_word_length: int = _doc("... and at no word longer than this.", 30)
     typed_score: float = _doc("The fixed score of what was typed: above any correction, so it stays first.", 1.1)
-    min_suggestion_score: float = _doc("Corrections scoring less are dropped (also the score of keeping an unknown word).",
-                                       0.6)
+    min_suggestion_score: float = _doc("Corrections scoring less are dropped (also the score of keeping an unknown word).", 0.6)
     max_alternatives: int = _doc("Alternatives searched, what was typed included.", 5)
     max_options_per_word: int = _doc("Corrections kept per word.", 3)
     typo_costs: TypoCosts = _doc("The typo model's edit costs (below).", TypoCosts())
     known_word_min_docs: int = _doc("A typed word that many documents hold is never corrected (a rare typo is).", 3)
-    keep_present_score: float = _doc("Score of keeping a typed word fewer documents hold, when several words are "
-                                     "corrected together.", 0.9)
+    keep_present_score: float = _doc("Score of keeping a typed word fewer documents hold, when several words are corrected together.", 0.9)
     suggester: SuggesterOptions = _doc("Term suggester options (below).", SuggesterOptions())
     tiers: Mapping = _doc("Ranking tiers and their constant scores (docs/search.md).", TIERS)
     title_boost: float = _doc("Inside a tier, BM25 weighs the title this many times the text.", 2.0)
@@ -131,28 +135,26 @@ class RankingSettings:
 @dataclass(frozen=True)
 class ServingSettings:
     """Answering readers: pages, caches, time budgets, breakers (search/querying/service.py, views)."""
+
     page_size: int = _doc("Results per page.", 10)
     max_page: int = _doc("The last page a reader may ask for.", 50)
     highlight_fragment_size: int = _doc("Characters of a result's snippet.", 160)
     suggest_completions: int = _doc("Completions /api/suggest/ offers the browser's search bar.", 8)
-    cache_seconds: int = _doc("Result cache lifetime (entries also die with the index generation); 0 disables it.",
-                              300, env="SEARCH_CACHE_SECONDS")
-    word_cache_seconds: int = _doc("Per-word suggestion cache lifetime (same invalidation); 0 disables it.", 3600,
-                                   env="SEARCH_WORD_CACHE_SECONDS")
-    generation_listen: bool = _doc("Learn of index changes by LISTEN/NOTIFY, not a read per search (off behind a "
-                                   "transaction-pooling PgBouncer).", True, env="SEARCH_GENERATION_LISTEN")
+    cache_seconds: int = _doc("Result cache lifetime (entries also die with the index generation); 0 disables it.", 300, env="SEARCH_CACHE_SECONDS")
+    word_cache_seconds: int = _doc("Per-word suggestion cache lifetime (same invalidation); 0 disables it.", 3600, env="SEARCH_WORD_CACHE_SECONDS")
+    generation_listen: bool = _doc(
+        "Learn of index changes by LISTEN/NOTIFY, not a read per search (off behind a transaction-pooling PgBouncer).", True, env="SEARCH_GENERATION_LISTEN"
+    )
     generation_recheck_seconds: float = _doc("... and re-read the generation anyway this often.", 1.0)
     generation_wait_seconds: float = _doc("A writer waits at most this long to hear its own notification.", 0.1)
-    deadline_seconds: float = _doc("One search's time budget across its round trips.", 1.5,
-                                   env="SEARCH_DEADLINE_SECONDS")
+    deadline_seconds: float = _doc("One search's time budget across its round trips.", 1.5, env="SEARCH_DEADLINE_SECONDS")
     search_breaker_seconds: float = _doc("After an Elasticsearch failure, searches answer 503 at once this long.", 3.0)
-    cache_breaker_seconds: float = _doc("After a cache failure (Redis down or hanging), searches skip it this long.",
-                                        10.0)
+    cache_breaker_seconds: float = _doc("After a cache failure (Redis down or hanging), searches skip it this long.", 10.0)
     retry_after_seconds: int = _doc("Retry-After of the 503 pages.", 30)
-    debug_table: str = _doc("Who may see ?debug-search: all, staff or off (all when DEBUG is on).", "staff",
-                            env="SEARCH_DEBUG_TABLE", choices=("all", "staff", "off"))
-    baseline_views: bool = _doc("/api/baseline/<name>/, the searches we are measured against (bench/load.py only).",
-                                False, env="SEARCH_BASELINE_VIEWS")
+    debug_table: str = _doc(
+        "Who may see ?debug-search: all, staff or off (all when DEBUG is on).", "staff", env="SEARCH_DEBUG_TABLE", choices=("all", "staff", "off")
+    )
+    baseline_views: bool = _doc("/api/baseline/<name>/, the searches we are measured against (bench/load.py only).", False, env="SEARCH_BASELINE_VIEWS")
 
 
 @dataclass(frozen=True)
@@ -308,11 +310,9 @@ def documented_table() -> str:
             env = f"`{f.metadata['env']}`" if "env" in f.metadata else ""
             rows.append(f"| `{group}.{f.name}` (`{keys[(group, f.name)]}`) | `{shown}` | {env} | {f.metadata['doc']} |")
     for title, cls in (("ranking.typo_costs", TypoCosts), ("ranking.suggester", SuggesterOptions)):
-        rows += ["", f"`{title}` (a dict of these names overrides some or all of them):", "",
-                 "| name | default | what it does |", "| --- | --- | --- |"]
+        rows += ["", f"`{title}` (a dict of these names overrides some or all of them):", "", "| name | default | what it does |", "| --- | --- | --- |"]
         rows += [f"| `{f.name}` | `{f.default!r}` | {f.metadata['doc']} |" for f in fields(cls)]
-    rows += ["", "`ranking.tiers` (the whole dict overrides; a tier left out is not searched):", "",
-             "| tier | weight |", "| --- | --- |"]
+    rows += ["", "`ranking.tiers` (the whole dict overrides; a tier left out is not searched):", "", "| tier | weight |", "| --- | --- |"]
     rows += [f"| `{name}` | {weight} |" for name, weight in TIERS.items()]
     return "\n".join(rows) + "\n"
 

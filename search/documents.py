@@ -8,6 +8,7 @@ Every analysis component named here exists under the same name in the full Elast
 distribution, so the mappings run unchanged on the official Docker image; the development node
 gets them from devservices/es-plugin.
 """
+
 import hashlib
 import json
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from search.stopwords import STOP_WORDS
 class Kind(StrEnum):
     """The one vocabulary of document kinds. The value names the index and alias ("posts", as in
     `blog-posts`); `entry` names one document of it, as outbox entries and `doc_type` do ("post")."""
+
     POSTS = "posts"
     COMMENTS = "comments"
 
@@ -86,6 +88,7 @@ class SearchableFields(Document):
     """The fields searched and suggested on. Both indices map all three (a post's `comment` and a
     comment's `title`/`text` stay empty) because one request searches both aliases, and a term
     suggester on a field missing from one of them is an error."""
+
     title = searchable()
     text = searchable()
     comment = searchable()
@@ -95,6 +98,7 @@ class PostDocument(SearchableFields):
     """A published post. Owns what is indexed and how (as django-elasticsearch-dsl's Document and
     Read the Docs' PageDocument do): the mapping, which rows (`indexable_rows`) and each row as a
     plain dict (`prepare_row`, a fast dict, no DSL object per row)."""
+
     doc_type = Keyword()
     post_id = Integer()
     slug = stored()
@@ -131,6 +135,7 @@ class PostDocument(SearchableFields):
 
 class CommentDocument(SearchableFields):
     """An approved comment on a visible post, carrying copies of its post's title and date."""
+
     doc_type = Keyword()
     comment_id = Integer()
     post_id = Integer()
@@ -145,8 +150,7 @@ class CommentDocument(SearchableFields):
     # date, its visibility): the one list. The posts' UPDATE trigger (migration 0005) re-queues a
     # post's comments when one of exactly these changes (tests/test_schema.py compares the two).
     POST_FIELDS = ("title", "slug", "pub_date", "published")
-    ROW_FIELDS = ("id", "post_id", "author_name", "comment", "comment_html", "created",
-                  *(f"post__{f}" for f in ("id", *POST_FIELDS)))
+    ROW_FIELDS = ("id", "post_id", "author_name", "comment", "comment_html", "created", *(f"post__{f}" for f in ("id", *POST_FIELDS)))
 
     @staticmethod
     def prepare_row(comment) -> dict:
@@ -170,8 +174,7 @@ class CommentDocument(SearchableFields):
         from blog.models import Comment
         from search.versions import comment_visible_q, with_comment_versions
 
-        return with_comment_versions(
-            Comment.objects.filter(comment_visible_q()).select_related("post")).only(*cls.ROW_FIELDS).order_by("pk")
+        return with_comment_versions(Comment.objects.filter(comment_visible_q()).select_related("post")).only(*cls.ROW_FIELDS).order_by("pk")
 
 
 DOCUMENTS = {Kind.POSTS: PostDocument, Kind.COMMENTS: CommentDocument}

@@ -25,6 +25,7 @@ read of its socket, microseconds). Why this is as safe as the read it replaces:
 SEARCH["GENERATION_LISTEN"] = False switches listening off (e.g. behind a transaction-pooling
 PgBouncer, where LISTEN does not work): every search then reads the row.
 """
+
 import logging
 import os
 import select
@@ -44,8 +45,7 @@ SEQUENCE = "search_generation_seq"
 # The listening connection lives long and idle, which firewalls and NATs drop silently: TCP
 # keepalives notice within seconds, and a request on a dead connection fails after 2 s instead
 # of TCP's ~15 minutes of retransmissions.
-KEEPALIVE = {"connect_timeout": 2, "keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 2,
-             "keepalives_count": 3, "tcp_user_timeout": 2000}
+KEEPALIVE = {"connect_timeout": 2, "keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 2, "keepalives_count": 3, "tcp_user_timeout": 2000}
 
 
 def bump() -> None:
@@ -56,9 +56,11 @@ def bump() -> None:
     with connection.cursor() as cursor:
         # Never a value used before (not even by a bump that was rolled back), and always above
         # the committed one, whichever of two concurrent bumps got its number first.
-        cursor.execute(f"INSERT INTO {table} (id, value) VALUES (%s, nextval(%s)) ON CONFLICT (id) DO UPDATE "
-                       f"SET value = GREATEST({table}.value + 1, nextval(%s)) RETURNING value",
-                       [_ROW_ID, SEQUENCE, SEQUENCE])
+        cursor.execute(
+            f"INSERT INTO {table} (id, value) VALUES (%s, nextval(%s)) ON CONFLICT (id) DO UPDATE "
+            f"SET value = GREATEST({table}.value + 1, nextval(%s)) RETURNING value",
+            [_ROW_ID, SEQUENCE, SEQUENCE],
+        )
         value = cursor.fetchone()[0]
     if connection.in_atomic_block:
         _thread.bumped_in_transaction = True  # until it ends, this thread reads the row (latest())

@@ -3,6 +3,7 @@
 Elasticsearch reports its status and node counts: a cluster that lost a node answers yellow with
 one node fewer, still healthy (every shard has a copy), so a load balancer keeps the app in.
 """
+
 from django.db import connection
 from elasticsearch import ApiError, TransportError
 

@@ -1,4 +1,5 @@
 """Durable state of the search service, kept in PostgreSQL beside the blog."""
+
 from django.db import models
 from django.utils import timezone
 

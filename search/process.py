@@ -10,6 +10,7 @@ After a fork the child must not use its parent's sockets, nor close them (closin
 connection sends a goodbye on a socket the parent still uses): each registration may give an
 `after_fork` that only forgets, and every one runs in a forked child on its own.
 """
+
 import os
 import threading
 from collections.abc import Callable

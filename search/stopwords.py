@@ -3,10 +3,41 @@
 Lucene's English set (what Elasticsearch's `_english_` means) plus the question words readers put
 around a query ("how to ...", "what is the ..."), which carry no meaning for a blog search.
 """
+
 LUCENE_ENGLISH = (
-    "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
-    "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these",
-    "they", "this", "to", "was", "will", "with",
+    "a",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "be",
+    "but",
+    "by",
+    "for",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "no",
+    "not",
+    "of",
+    "on",
+    "or",
+    "such",
+    "that",
+    "the",
+    "their",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "to",
+    "was",
+    "will",
+    "with",
 )
 QUESTION_WORDS = ("how", "what", "why", "when", "where", "which", "who", "do", "does", "can", "i")
 

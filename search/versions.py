@@ -14,6 +14,7 @@ delete can never overwrite a newer one, in whatever order they reach Elasticsear
 
 "Visible" is judged at STATEMENT_TIMESTAMP() of the query that reads the row.
 """
+
 from django.db.models import BooleanField, DateTimeField, ExpressionWrapper, Func, Q
 from django.db.models.expressions import RawSQL
 
@@ -45,12 +46,11 @@ def comment_visible_q() -> Q:
 
 def with_post_versions(qs):
     """Posts annotated with `row_version` and `visible_now`, both read from PostgreSQL."""
-    return qs.annotate(row_version=RawSQL('"blog_post"."search_version"', ()),
-                       visible_now=ExpressionWrapper(post_visible_q(), output_field=BooleanField()))
+    return qs.annotate(row_version=RawSQL('"blog_post"."search_version"', ()), visible_now=ExpressionWrapper(post_visible_q(), output_field=BooleanField()))
 
 
 def with_comment_versions(qs):
     """Comments annotated likewise (their post's visibility included)."""
-    return qs.annotate(row_version=RawSQL('"blog_comment"."search_version"', ()),
-                       visible_now=ExpressionWrapper(comment_visible_q(), output_field=BooleanField()))
-
+    return qs.annotate(
+        row_version=RawSQL('"blog_comment"."search_version"', ()), visible_now=ExpressionWrapper(comment_visible_q(), output_field=BooleanField())
+    )

@@ -1,4 +1,5 @@
 """The results page, its ?debug-search table, and the JSON API the search box uses."""
+
 import json
 
 import orjson
@@ -42,7 +43,7 @@ def debug_allowed(request) -> bool:
 @require_GET
 def results(request):
     raw = request.GET.get("q", "")
-    context = {"query": raw[:conf.get().ranking.max_query_length], "debug": debug_allowed(request)}
+    context = {"query": raw[: conf.get().ranking.max_query_length], "debug": debug_allowed(request)}
     try:
         page = validate_page(request.GET.get("page"))
         result = search(raw, page=page, use_cache=not context["debug"])
@@ -92,7 +93,7 @@ def completions(result) -> list[str]:
     """What the browser's search bar offers: the correction, then the top hits' titles, no repeats."""
     found = [result.showing_for] if result.showing_for else []
     found += [h.title for h in result.hits]
-    return list(dict.fromkeys(t for t in found if t))[:conf.get().serving.suggest_completions]
+    return list(dict.fromkeys(t for t in found if t))[: conf.get().serving.suggest_completions]
 
 
 @require_GET
@@ -103,7 +104,7 @@ def suggest(request):
     search is unavailable or the request is bad the answer is an empty list: a search bar shows
     nothing rather than an error.
     """
-    query = request.GET.get("q", "")[:conf.get().ranking.max_query_length]
+    query = request.GET.get("q", "")[: conf.get().ranking.max_query_length]
     try:
         found = completions(search(query, page=1))
     except (BadSearchRequest, SearchUnavailable):

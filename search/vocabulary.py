@@ -25,6 +25,7 @@ build (the hourly refresh bounds that).
 Stored in PostgreSQL (search.models.Vocabulary) as sorted 8-byte hashes, 8 bytes a word; each
 process reloads it only when the index generation moved *and* the stored row changed.
 """
+
 import hashlib
 import logging
 import math
@@ -83,6 +84,7 @@ class Known:
 
 # ---------------------------------------------------------------- building (reindex)
 
+
 def collect(client, *, min_docs: int, index: str | None = None) -> set[str]:
     """The words at least `min_docs` documents hold in one searched field, read from `index` (by
     default the live aliases; `reindex` reads its new indices while it swaps them in)."""
@@ -94,8 +96,7 @@ def collect(client, *, min_docs: int, index: str | None = None) -> set[str]:
         partitions = max(1, math.ceil(distinct / PARTITION_WORDS))
         words: set[str] = set()
         for p in range(partitions):
-            terms = {"min_doc_count": min_docs, "size": 3 * PARTITION_WORDS,
-                     "include": {"partition": p, "num_partitions": partitions}}
+            terms = {"min_doc_count": min_docs, "size": 3 * PARTITION_WORDS, "include": {"partition": p, "num_partitions": partitions}}
             body = client.search(index=index, size=0, aggs={f: {"terms": {"field": f, **terms}} for f in fields}).body
             for f in fields:
                 words.update(b["key"] for b in body["aggregations"][f]["buckets"])
@@ -112,8 +113,7 @@ def store(client, *, words: set[str] | None = None) -> int:
     min_docs = conf.get().ranking.known_word_min_docs
     if words is None:
         words = collect(client, min_docs=min_docs)
-    Vocabulary.objects.update_or_create(prefix=conf.get().index.prefix,
-                                        defaults={"min_docs": min_docs, "words": pack(words), "size": len(words)})
+    Vocabulary.objects.update_or_create(prefix=conf.get().index.prefix, defaults={"min_docs": min_docs, "words": pack(words), "size": len(words)})
     return len(words)
 
 
@@ -130,6 +130,7 @@ def exists() -> bool:
 
 
 # ---------------------------------------------------------------- reading (each web process)
+
 
 class _Loaded:
     """What this process holds: the snapshot, the row's build time it came from, and the index
@@ -176,8 +177,7 @@ def _refresh(state: _Loaded) -> None:
     if built == state.built:
         return
     if row_min_docs != min_docs:
-        log.warning("the known-word vocabulary was built for KNOWN_WORD_MIN_DOCS=%s, not %s: run `reindex`",
-                    row_min_docs, min_docs)
+        log.warning("the known-word vocabulary was built for KNOWN_WORD_MIN_DOCS=%s, not %s: run `reindex`", row_min_docs, min_docs)
         state.built, state.known = built, None
         return
     data = Vocabulary.objects.filter(prefix=prefix).values_list("words", flat=True).first()

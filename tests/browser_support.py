@@ -4,6 +4,7 @@ Every page opened through the `page` fixture records Content-Security-Policy vio
 browser's `securitypolicyviolation` events and its console reports) and fails the test at the end
 if there were any, so each browser test also checks that the site needs no inline script or style.
 """
+
 import os
 import shutil
 from pathlib import Path
@@ -38,9 +39,19 @@ def browser():
 
     SHOTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         yield browser
         browser.close()
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

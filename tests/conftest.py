@@ -7,6 +7,7 @@ Tests that use the services (the database, Elasticsearch, a live server) are mar
 at collection, and only they wait for Elasticsearch: `pytest -m "not services"` runs the pure
 tests in seconds with no service running.
 """
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
@@ -18,8 +19,21 @@ from tests.helpers import TEST_PREFIX
 # The Playwright fixtures (browser, page, site) for the browser tests.
 pytest_plugins = ["tests.browser_support"]
 
-SERVICE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "es", "build_index", "es_down",
-                    "es_black_hole", "client", "admin_client", "site", "page", "browser"}
+SERVICE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_setup",
+    "live_server",
+    "es",
+    "build_index",
+    "es_down",
+    "es_black_hole",
+    "client",
+    "admin_client",
+    "site",
+    "page",
+    "browser",
+}
 
 
 def pytest_collection_modifyitems(items):
@@ -41,8 +55,7 @@ def search_test_prefix():
     reset_process_state()  # the settings object and everything built from it
     client = get_client()
     if not client.ping():
-        pytest.exit(f"Elasticsearch is not answering at {settings.ELASTICSEARCH['URL']}: run `make services` "
-                    "(make test does it for you)", returncode=3)
+        pytest.exit(f"Elasticsearch is not answering at {settings.ELASTICSEARCH['URL']}: run `make services` (make test does it for you)", returncode=3)
     yield TEST_PREFIX
     reset_client()
     client = get_client()
@@ -157,4 +170,3 @@ def es_black_hole(settings, black_hole):
     yield
     settings.ELASTICSEARCH = original
     reset_client()
-

@@ -1,4 +1,5 @@
 """Small, explicit test data: posts and comments written for the tests."""
+
 from datetime import timedelta
 from itertools import count
 

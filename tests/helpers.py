@@ -1,4 +1,5 @@
 """Helpers for tests against the real services (imported by tests; fixtures live in conftest.py)."""
+
 import os
 
 # The index prefix of this test session: tests never touch the dev site's indices.

@@ -1,5 +1,6 @@
 """Misbehaving "nodes" on loopback sockets, for the client's failover tests: each is a real TCP
 server that accepts connections and then fails in one particular way, and counts connections."""
+
 import socket
 import struct
 import threading

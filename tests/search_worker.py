@@ -1,6 +1,7 @@
 """A second "worker process" for tests: reads queries on stdin, prints the search result as JSON.
 
 It has its own local-memory result cache, like a separate gunicorn worker."""
+
 import json
 import os
 import sys

@@ -4,6 +4,7 @@ axe-core ships inside axe-playwright-python (nothing is fetched at run time) and
 enables by default: WCAG 2.0-2.2 A and AA and the best practices. Each page is checked as it is
 (and the instant results as they look open, with an option highlighted), at desktop and phone width.
 """
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
@@ -15,8 +16,7 @@ AXE_OPTIONS = {"resultTypes": ["violations"]}
 def violations(page) -> list[str]:
     """axe's violations on the page as it is now, one readable line each."""
     results = Axe().run(page, options=AXE_OPTIONS)
-    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']]}"
-            for v in results.response["violations"]]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']]}" for v in results.response["violations"]]
 
 
 def check(page, url: str, h1: str) -> list[str]:

@@ -1,5 +1,6 @@
 """Search keeps answering when what sits beside it fails: PostgreSQL (the index generation) down,
 the cache server down or hanging; and cached answers stay within their own site and casing."""
+
 import time
 
 import pytest
@@ -38,8 +39,13 @@ def test_postgresql_down_during_a_search_answers_uncached(client, blog):
 def redis_cache(port: int) -> dict:
     from django.conf import settings
 
-    return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": f"redis://127.0.0.1:{port}/0",
-                        "OPTIONS": settings.REDIS_CACHE_OPTIONS}}
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": settings.REDIS_CACHE_OPTIONS,
+        }
+    }
 
 
 @pytest.mark.django_db

@@ -1,5 +1,6 @@
 """The benchmark-only views (bench/views.py) are not part of the product: not mounted unless
 SEARCH["BASELINE_VIEWS"] is on, and when called they answer like our API."""
+
 import json
 
 import pytest

@@ -1,6 +1,7 @@
 """The search box in a real browser: Playwright driving Debian's Chromium against a live server.
 
 Screenshots go to tests/screenshots/ (ignored by git)."""
+
 from urllib.parse import parse_qs, urlsplit
 
 import pytest

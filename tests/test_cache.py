@@ -1,5 +1,6 @@
 """The result cache never serves a stale result: edits bump the index generation (in PostgreSQL),
 which every process reads, and the change is searchable before the bump."""
+
 import json
 import os
 import subprocess
@@ -46,10 +47,10 @@ def test_edit_in_one_process_is_visible_to_another_processs_cache(build_index):
     build_index()  # first, so the saves below are synced (a sync without indices trips the sync breaker)
     post = make_post("Interprocess zeppelin title")
     s = connection.settings_dict
-    env = {**os.environ, "SEARCH_INDEX_PREFIX": TEST_PREFIX,
-           "DATABASE_URL": f"postgres://{s['USER']}@{s['HOST']}:{s['PORT']}/{s['NAME']}"}
-    worker = subprocess.Popen([sys.executable, str(ROOT / "tests" / "search_worker.py")], env=env, text=True,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    env = {**os.environ, "SEARCH_INDEX_PREFIX": TEST_PREFIX, "DATABASE_URL": f"postgres://{s['USER']}@{s['HOST']}:{s['PORT']}/{s['NAME']}"}
+    worker = subprocess.Popen(
+        [sys.executable, str(ROOT / "tests" / "search_worker.py")], env=env, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
 
     def ask():
         worker.stdin.write("zeppelin\n")
@@ -85,10 +86,14 @@ def test_word_cache_gives_the_same_answer_in_one_round_trip(db, build_index):
 def test_word_cache_round_trip_is_exact():
     from search.querying import wordcache
 
-    suggest = {"title_terms": [{"text": "firefix", "offset": 4, "length": 7, "options": [{"text": "firefox", "score": 0.86}]}],
-               "text_terms": [{"text": "the", "offset": 0, "length": 3, "options": []},
-                              {"text": "firefix", "offset": 4, "length": 7, "options": [{"text": "firefly", "score": 0.71}]}],
-               "comment_terms": []}
+    suggest = {
+        "title_terms": [{"text": "firefix", "offset": 4, "length": 7, "options": [{"text": "firefox", "score": 0.86}]}],
+        "text_terms": [
+            {"text": "the", "offset": 0, "length": 3, "options": []},
+            {"text": "firefix", "offset": 4, "length": 7, "options": [{"text": "firefly", "score": 0.71}]},
+        ],
+        "comment_terms": [],
+    }
     aggs = {"known_words": {"words": {"buckets": {"w0": {"doc_count": 900}, "w1": {"doc_count": 0}}}}}
     wordcache.store("the firefix", suggest, aggs, generation=7, options={"a": 1}, seconds=60)
     rebuilt = wordcache.lookup("the   firefix", generation=7, options={"a": 1}, seconds=60)

@@ -4,6 +4,7 @@ PostgreSQL and the index identical (0 missing, 0 extra, 0 stale).
 
 Bounded: CHAOS_SECONDS (default 12) of writing per seed, CHAOS_SEEDS (default 1,2,3).
 """
+
 import os
 import random
 import subprocess
@@ -62,8 +63,11 @@ def toggle_approved(rng, n):
 
 
 def schedule_post(rng, n):
-    Post.objects.create(title=f"Chaos scheduled {n}", slug=f"chaos-scheduled-{n}-{rng.random():.9f}",
-                        pub_date=db_now() + timedelta(seconds=rng.uniform(0.5, MAX_SCHEDULE_AHEAD)))
+    Post.objects.create(
+        title=f"Chaos scheduled {n}",
+        slug=f"chaos-scheduled-{n}-{rng.random():.9f}",
+        pub_date=db_now() + timedelta(seconds=rng.uniform(0.5, MAX_SCHEDULE_AHEAD)),
+    )
 
 
 def new_comment(rng, n):
@@ -87,8 +91,19 @@ def new_post(rng, n):
     make_post(f"Chaos new {n}", "chaos body", published=rng.random() < 0.8)
 
 
-OPERATIONS = [edit_post, edit_post, toggle_published, toggle_approved, toggle_approved, schedule_post,
-              new_comment, new_comment, delete_something, bulk_update, new_post]
+OPERATIONS = [
+    edit_post,
+    edit_post,
+    toggle_published,
+    toggle_approved,
+    toggle_approved,
+    schedule_post,
+    new_comment,
+    new_comment,
+    delete_something,
+    bulk_update,
+    new_post,
+]
 
 
 def writer(seed: int, index: int, stop: threading.Event, counts: dict):
@@ -159,5 +174,4 @@ def test_chaos(seed, build_index, capsys):
     call_command("search_check")
     out = capsys.readouterr().out
     assert out.strip().endswith("0 missing, 0 extra, 0 stale"), (out, counts, outcomes)
-    assert all(o in ("ok", ReindexAlreadyRunning.__name__, "CommandError", RebuildFailedAfterSwap.__name__)
-               for o in outcomes), outcomes
+    assert all(o in ("ok", ReindexAlreadyRunning.__name__, "CommandError", RebuildFailedAfterSwap.__name__) for o in outcomes), outcomes

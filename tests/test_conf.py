@@ -1,5 +1,6 @@
 """The typed settings object (search/conf.py): one value per tunable, checked at start-up, documented.
 No service needed."""
+
 import dataclasses
 from pathlib import Path
 
@@ -13,8 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_overrides_become_typed_attributes():
-    built = conf.build({"PAGE_SIZE": 20, "INDEX_PREFIX": "other", "OUTBOX_RETRY_SECONDS": 3,
-                        "TYPO_COSTS": {"first_letter": 0.25}, "SUGGESTER": {"size": 5}})
+    built = conf.build({"PAGE_SIZE": 20, "INDEX_PREFIX": "other", "OUTBOX_RETRY_SECONDS": 3, "TYPO_COSTS": {"first_letter": 0.25}, "SUGGESTER": {"size": 5}})
     assert built.serving.page_size == 20 and built.index.prefix == "other"
     assert built.sync.outbox_retry_seconds == 3.0 and isinstance(built.sync.outbox_retry_seconds, float)
     assert built.ranking.typo_costs.first_letter == 0.25 and built.ranking.typo_costs.substitute == 1.0
@@ -24,14 +24,25 @@ def test_overrides_become_typed_attributes():
 
 
 def test_a_misspelled_or_mistyped_key_is_named():
-    bad = {"PAGE_SIZ": 20, "CACHE_SECONDS": "300", "DEBUG_TABLE": "everyone", "BASELINE_VIEWS": 1,
-           "TIERS": {**conf.TIERS, "title.fuzzy": 3}, "TYPO_COSTS": {"first_leter": 0.2}}
+    bad = {
+        "PAGE_SIZ": 20,
+        "CACHE_SECONDS": "300",
+        "DEBUG_TABLE": "everyone",
+        "BASELINE_VIEWS": 1,
+        "TIERS": {**conf.TIERS, "title.fuzzy": 3},
+        "TYPO_COSTS": {"first_leter": 0.2},
+    }
     with pytest.raises(ImproperlyConfigured) as raised:
         conf.build(bad)
     message = str(raised.value)
-    for expected in ("unknown key 'PAGE_SIZ' (misspelled?)", "CACHE_SECONDS must be int, not '300'",
-                     "DEBUG_TABLE must be one of", "BASELINE_VIEWS must be bool, not 1",
-                     "unknown tier 'title.fuzzy' in TIERS", "TYPO_COSTS has unknown names ['first_leter']"):
+    for expected in (
+        "unknown key 'PAGE_SIZ' (misspelled?)",
+        "CACHE_SECONDS must be int, not '300'",
+        "DEBUG_TABLE must be one of",
+        "BASELINE_VIEWS must be bool, not 1",
+        "unknown tier 'title.fuzzy' in TIERS",
+        "TYPO_COSTS has unknown names ['first_leter']",
+    ):
         assert expected in message
 
 
@@ -45,8 +56,9 @@ def test_every_tunable_has_one_value_the_one_the_site_runs():
 def test_the_environment_sets_only_what_it_names():
     assert conf.overrides_from_environment({}, debug=False) == {}
     assert conf.overrides_from_environment({}, debug=True) == {"DEBUG_TABLE": "all"}
-    found = conf.overrides_from_environment({"SEARCH_INDEX_PREFIX": "x", "SEARCH_CACHE_SECONDS": "0",
-                                             "SEARCH_GENERATION_LISTEN": "off", "UNRELATED": "1"}, debug=False)
+    found = conf.overrides_from_environment(
+        {"SEARCH_INDEX_PREFIX": "x", "SEARCH_CACHE_SECONDS": "0", "SEARCH_GENERATION_LISTEN": "off", "UNRELATED": "1"}, debug=False
+    )
     assert found == {"INDEX_PREFIX": "x", "CACHE_SECONDS": 0, "GENERATION_LISTEN": False}
 
 

@@ -2,6 +2,7 @@
 
 That the pages need nothing the policy forbids (no inline script or style) is checked in a real
 browser by every test in tests/test_browser.py (see tests/browser_support.py)."""
+
 import pytest
 
 from config.csp import header_value, policy_key
@@ -9,16 +10,31 @@ from tests.factories import make_post
 
 pytestmark = pytest.mark.django_db
 
-EXPECTED = ("default-src 'self'; img-src 'self' data: https:; style-src-attr 'unsafe-inline'; frame-src https:; "
-            "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+EXPECTED = (
+    "default-src 'self'; img-src 'self' data: https:; style-src-attr 'unsafe-inline'; frame-src https:; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
 
 
 def test_the_policy_is_the_agreed_one():
     assert header_value(policy_key()) == EXPECTED
 
 
-@pytest.mark.parametrize("path", ["/", "/search/", "/search/?q=firefox", "/api/search/?q=firefox", "/api/suggest/?q=a",
-                                  "/opensearch.xml", "/healthz", "/nowhere/", "/admin/login/", "/static/site.css"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/search/",
+        "/search/?q=firefox",
+        "/api/search/?q=firefox",
+        "/api/suggest/?q=a",
+        "/opensearch.xml",
+        "/healthz",
+        "/nowhere/",
+        "/admin/login/",
+        "/static/site.css",
+    ],
+)
 def test_every_response_carries_the_policy(client, es_down, path):
     response = client.get(path)
     assert response["Content-Security-Policy"] == EXPECTED, (path, response.status_code)

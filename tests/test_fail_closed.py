@@ -1,5 +1,6 @@
 """Fail closed: production is the default, the compose file's own environment passes
 `check --deploy`, liveness does not depend on Elasticsearch, and no error page shows a credential."""
+
 import os
 import re
 import subprocess
@@ -19,7 +20,7 @@ def compose_environment(service: str) -> dict:
     lines = (ROOT / "docker-compose.yml").read_text().splitlines()
     start = lines.index(f"  {service}:")
     env, inside = {}, False
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if re.match(r"^  \S", line):
             break
         if line.strip() == "environment:":
@@ -41,10 +42,14 @@ def compose_environment(service: str) -> dict:
 
 def test_debug_is_off_unless_asked_for():
     env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")}
-    result = subprocess.run([sys.executable, "manage.py", "shell", "--no-imports", "-v", "0", "-c",
-                             "from django.conf import settings; print(settings.DEBUG)"],
-                            cwd=ROOT, env={**env, "SECRET_KEY": "k" * 50, "ALLOWED_HOSTS": "example.org", "ENV_FILE": ""},
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "--no-imports", "-v", "0", "-c", "from django.conf import settings; print(settings.DEBUG)"],
+        cwd=ROOT,
+        env={**env, "SECRET_KEY": "k" * 50, "ALLOWED_HOSTS": "example.org", "ENV_FILE": ""},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.stdout.strip().splitlines()[-1] == "False", result.stderr
     assert "ENV " in (ROOT / "Dockerfile").read_text() and "DEBUG=0" in (ROOT / "Dockerfile").read_text()
 
@@ -58,15 +63,21 @@ def test_compose_web_environment_passes_check_deploy():
     env = compose_environment("web")
     assert env["DEBUG"] == "0"
     base = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECURE_SSL_REDIRECT", "SECURE_COOKIES")}
-    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
-                            env={**base, **env}, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
 
 
 def test_compose_web_healthcheck_uses_liveness():
     compose = (ROOT / "docker-compose.yml").read_text()
-    web = compose[compose.index("  web:"):compose.index("  scheduler:")]
+    web = compose[compose.index("  web:") : compose.index("  scheduler:")]
     assert "/healthz/live" in web
 
 

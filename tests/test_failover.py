@@ -2,6 +2,7 @@
 retry never outlives the request's deadline, a timeout is never retried. Against the real node
 plus misbehaving loopback servers (tests/loopback.py); the three-node cluster's own tests, with
 nodes killed for real, are in tests_cluster/ (make test-cluster)."""
+
 import time
 
 import pytest
@@ -122,25 +123,25 @@ def test_healthz_reports_the_cluster_status_and_nodes(client, db, build_index, e
     build_index()
     data = client.get("/healthz").json()
     nodes = es.cluster.health()["number_of_nodes"]
-    assert data["elasticsearch"] == {"ok": True, "status": es.cluster.health()["status"], "nodes": nodes,
-                                     "data_nodes": nodes}
+    assert data["elasticsearch"] == {"ok": True, "status": es.cluster.health()["status"], "nodes": nodes, "data_nodes": nodes}
 
 
 def test_new_indices_must_be_ready(es, settings):
     """A new index whose shards cannot be placed is never reported ready; replicas that one node
     can never place are waited for as yellow only."""
     name = f"{conf.get().index.prefix}-readiness-probe"
-    es.indices.create(index=name, settings={"number_of_shards": 1, "number_of_replicas": 0,
-                                            "index.routing.allocation.require._name": "no-such-node"},
-                      wait_for_active_shards=0)
+    es.indices.create(
+        index=name,
+        settings={"number_of_shards": 1, "number_of_replicas": 0, "index.routing.allocation.require._name": "no-such-node"},
+        wait_for_active_shards=0,
+    )
     try:
         started = time.perf_counter()
         with pytest.raises(cluster.IndicesNotReady, match="red"):
             cluster.wait_until_ready(es, [name], timeout=0.5)
         assert time.perf_counter() - started < 3
         settings.SEARCH = {**settings.SEARCH, "REPLICAS": 1}
-        es.indices.put_settings(index=name, settings={"index.routing.allocation.require._name": None,
-                                                      "number_of_replicas": 1})
+        es.indices.put_settings(index=name, settings={"index.routing.allocation.require._name": None, "number_of_replicas": 1})
         want = cluster.wanted_status(es)
         assert want == ("green" if es.cluster.health()["number_of_data_nodes"] > 1 else "yellow")
         assert cluster.wait_until_ready(es, [name], timeout=30) in (want, "green")

@@ -4,6 +4,7 @@ FUZZ_EXAMPLES inputs per endpoint (300 in `make test`; `make fuzz` runs 10,000):
 category, control characters, 10 KB strings, Lucene and JSON syntax, HTML/JS, bad `page` values,
 raw invalid UTF-8. No 500, no input reflected unescaped into HTML, bounded time per request.
 """
+
 import html
 import os
 import time
@@ -18,22 +19,60 @@ from tests.factories import make_comment, make_post
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "300"))
 MAX_SECONDS = 2.0
 
-SYNTAX = ["title:", "AND", "OR", "NOT", "*", "?", "~2", "^5", "\"", "(", ")", "[", "]", "{", "}", "/", "\\", ":", "!",
-          "&&", "||", "-", "+", '{"query": {"match_all": {}}}', "<script>alert(1)</script>", "<img src=x onerror=alert(1)>",
-          "javascript:", "'; DROP TABLE blog_post; --", "%00", "\u0000", "\u202e", "\ufeff", "{{ x }}", "{% debug %}",
-          "<mark>", "</mark>", "&amp;", "&#x3c;", "firefix", "jekyl", "staticman"]
+SYNTAX = [
+    "title:",
+    "AND",
+    "OR",
+    "NOT",
+    "*",
+    "?",
+    "~2",
+    "^5",
+    '"',
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "/",
+    "\\",
+    ":",
+    "!",
+    "&&",
+    "||",
+    "-",
+    "+",
+    '{"query": {"match_all": {}}}',
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "javascript:",
+    "'; DROP TABLE blog_post; --",
+    "%00",
+    "\u0000",
+    "\u202e",
+    "\ufeff",
+    "{{ x }}",
+    "{% debug %}",
+    "<mark>",
+    "</mark>",
+    "&amp;",
+    "&#x3c;",
+    "firefix",
+    "jekyl",
+    "staticman",
+]
 PIECES = st.one_of(
     st.text(alphabet=st.characters(codec=None, exclude_categories=("Cs",)), max_size=60),
     st.sampled_from(SYNTAX),
-    st.text(alphabet=st.characters(max_codepoint=0x1f), max_size=20),
+    st.text(alphabet=st.characters(max_codepoint=0x1F), max_size=20),
 )
 QUERIES = st.one_of(
     st.lists(PIECES, max_size=8).map(" ".join),
     st.integers(5_000, 12_000).map(lambda n: "a " * (n // 2)),
     st.integers(5_000, 12_000).map(lambda n: "é" * n),
 )
-PAGES = st.one_of(st.none(), st.integers(-5, 80).map(str), st.sampled_from(["", "abc", "1.5", "1e3", "٣", "0x10", " 2 ", "9" * 30]),
-                  st.text(max_size=10))
+PAGES = st.one_of(st.none(), st.integers(-5, 80).map(str), st.sampled_from(["", "abc", "1.5", "1e3", "٣", "0x10", " 2 ", "9" * 30]), st.text(max_size=10))
 
 
 @pytest.fixture
@@ -63,8 +102,9 @@ def check(client, url, params=None, raw_query=None):
     return response
 
 
-FUZZ_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
-                         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FUZZ_SETTINGS = settings(
+    max_examples=EXAMPLES, deadline=None, derandomize=False, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 
 
 @pytest.mark.django_db

@@ -2,6 +2,7 @@
 a committed bump reaches every listening process, a rolled-back one none; a broken or silent
 listener costs at most GENERATION_RECHECK_SECONDS before the row is read again; a search inside
 a transaction sees its own uncommitted bump."""
+
 import select
 import threading
 
@@ -49,8 +50,10 @@ def other():
 
 def bump_elsewhere(conn) -> int:
     with conn.cursor() as cursor:
-        cursor.execute("INSERT INTO search_indexgeneration (id, value) VALUES (1, 1) "
-                       "ON CONFLICT (id) DO UPDATE SET value = search_indexgeneration.value + 1 RETURNING value")
+        cursor.execute(
+            "INSERT INTO search_indexgeneration (id, value) VALUES (1, 1) "
+            "ON CONFLICT (id) DO UPDATE SET value = search_indexgeneration.value + 1 RETURNING value"
+        )
         return cursor.fetchone()[0]
 
 

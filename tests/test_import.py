@@ -1,4 +1,5 @@
 """import_corpus: a real UPSERT keyed on the corpus id, bad rows reported by line and skipped."""
+
 import json
 
 import pytest
@@ -10,16 +11,34 @@ pytestmark = pytest.mark.django_db
 
 
 def post_row(pk, **over):
-    row = {"id": pk, "source": "example.org", "type": "note", "slug": f"slug-{pk}", "title": f"Title {pk}",
-           "pub_date": "2020-01-02T03:04:05+00:00", "tags": ["t"], "url": f"https://example.org/{pk}",
-           "body_html": f"<p>Body {pk}</p>", "body_text": f"Body {pk}"}
+    row = {
+        "id": pk,
+        "source": "example.org",
+        "type": "note",
+        "slug": f"slug-{pk}",
+        "title": f"Title {pk}",
+        "pub_date": "2020-01-02T03:04:05+00:00",
+        "tags": ["t"],
+        "url": f"https://example.org/{pk}",
+        "body_html": f"<p>Body {pk}</p>",
+        "body_text": f"Body {pk}",
+    }
     row.update(over)
     return json.dumps(row)
 
 
 def comment_row(pk, post_id, **over):
-    row = {"id": pk, "post_id": post_id, "parent_id": None, "author": "Ann", "created": "2021-01-01T00:00:00+00:00",
-           "comment": f"Comment {pk}", "comment_html": f"<p>Comment {pk}</p>", "source": "example.org", "source_id": "x"}
+    row = {
+        "id": pk,
+        "post_id": post_id,
+        "parent_id": None,
+        "author": "Ann",
+        "created": "2021-01-01T00:00:00+00:00",
+        "comment": f"Comment {pk}",
+        "comment_html": f"<p>Comment {pk}</p>",
+        "source": "example.org",
+        "source_id": "x",
+    }
     row.update(over)
     return json.dumps(row)
 
@@ -123,8 +142,9 @@ def test_reimport_keeps_rows_edited_on_the_site_unless_overwrite(tmp_path, capsy
     comment = Comment.objects.get(id=1)
     comment.comment = "Redacted by a moderator"
     comment.save()
-    path = write(tmp_path, [post_row(1, title="Title from the file"), post_row(2, title="Changed in the file")],
-                 [comment_row(1, 1, comment="Original rude words")])
+    path = write(
+        tmp_path, [post_row(1, title="Title from the file"), post_row(2, title="Changed in the file")], [comment_row(1, 1, comment="Original rude words")]
+    )
     out = run(path, capsys).out
     assert "1 updated, 1 kept as edited on the site" in out
     assert Post.objects.get(id=1).title == "Corrected in the admin"
@@ -136,8 +156,12 @@ def test_reimport_keeps_rows_edited_on_the_site_unless_overwrite(tmp_path, capsy
 
 
 def test_links_with_other_schemes_are_refused(tmp_path, capsys):
-    posts = [post_row(1, link_url="javascript:alert(1)"), post_row(2, link_url=" JavaScript:alert(1)"),
-             post_row(3, url="data:text/html,x"), post_row(4, link_url="https://example.org/ok")]
+    posts = [
+        post_row(1, link_url="javascript:alert(1)"),
+        post_row(2, link_url=" JavaScript:alert(1)"),
+        post_row(3, url="data:text/html,x"),
+        post_row(4, link_url="https://example.org/ok"),
+    ]
     err = run(write(tmp_path, posts, []), capsys).err
     assert "posts.ndjson:1: field 'link_url' is not an http(s) URL" in err
     assert "posts.ndjson:2: field 'link_url' is not an http(s) URL" in err

@@ -18,7 +18,6 @@ from tests.helpers import ids_in, refresh, source_of
 pytestmark = pytest.mark.django_db
 
 
-
 def test_to_search_doc_is_a_plain_dict():
     post = make_post("Plain dict", "Body with <b>tags</b>", tags=["x"])
     doc = indexing.post_to_doc(post)

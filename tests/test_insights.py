@@ -5,6 +5,7 @@ Log entries wait in the process's buffer until something flushes it; here the te
 themselves (tests/conftest.py keeps the writer thread quiet), so rows land in the test's own
 transaction.
 """
+
 import csv
 import io
 import time
@@ -55,6 +56,7 @@ def click(client, query_id, pos, to, **extra):
 
 
 # ---------------------------------------------------------------- the query log
+
 
 @pytest.mark.django_db
 def test_a_results_page_search_is_logged_once_with_what_the_search_did(client, corpus):
@@ -179,14 +181,14 @@ def test_every_log_column_keeps_a_small_statistics_sample():
     """autovacuum ANALYZEs the growing log often; its sample size follows the largest target of any
     column (insights/migrations/0003), so a new column must get the small target too."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT attname, attstattarget FROM pg_attribute WHERE attrelid = 'insights_searchlog'::regclass "
-                       "AND attnum > 0 AND NOT attisdropped")
+        cursor.execute("SELECT attname, attstattarget FROM pg_attribute WHERE attrelid = 'insights_searchlog'::regclass AND attnum > 0 AND NOT attisdropped")
         targets = dict(cursor.fetchall())
     assert set(targets) == {f.column for f in SearchLog._meta.concrete_fields}
     assert set(targets.values()) == {10}, targets
 
 
 # ---------------------------------------------------------------- the buffer
+
 
 def entry(query: str, burst=None, seq=0, elapsed=5.0) -> tuple:
     """What record() hands the buffer: the key (insights.buffer.KEY) and the time."""
@@ -250,6 +252,7 @@ def test_a_batch_that_cannot_be_written_is_dropped_without_raising(caplog):
 
 # ---------------------------------------------------------------- clicks
 
+
 @pytest.mark.django_db
 def test_a_click_is_recorded_once(client, corpus):
     data = api(client, "firefix")
@@ -281,7 +284,10 @@ def test_the_click_endpoint_refuses_ids_the_server_did_not_issue(client, corpus,
     url = data["results"][0]["url"]
     token, search, issued, signature = data["query_id"].split(".")
     forged = [
-        "", "abc", "x" * 40, f"{token}.{search}.{issued}.{'A' * len(signature)}",  # wrong signature
+        "",
+        "abc",
+        "x" * 40,
+        f"{token}.{search}.{issued}.{'A' * len(signature)}",  # wrong signature
         f"{'B' * 16}.{search}.{issued}.{signature}",  # another token under this signature
         f"{token}.{'0' * 12}.{issued}.{signature}",  # another search
         f"{token}.{search}.{int(issued, 16) + 1:x}.{signature}",  # another time
@@ -305,9 +311,23 @@ def test_the_click_endpoint_refuses_oversize_bodies(client, corpus, settings):
     assert not SearchClick.objects.exists()
 
 
-FOREIGN = ["https://evil.example/", "//evil.example/post/a/", "/\\evil.example/", "\\\\evil.example", "/\t/evil.example",
-           "javascript:alert(1)", "http:/post/a/", "/admin/", "/search/?q=x", "/post/a/?next=https://evil.example",
-           "/post/a/#x\"onmouseover", "/post/a/extra/", "post/a/", "", "/post/" + "a" * 400 + "/"]
+FOREIGN = [
+    "https://evil.example/",
+    "//evil.example/post/a/",
+    "/\\evil.example/",
+    "\\\\evil.example",
+    "/\t/evil.example",
+    "javascript:alert(1)",
+    "http:/post/a/",
+    "/admin/",
+    "/search/?q=x",
+    "/post/a/?next=https://evil.example",
+    '/post/a/#x"onmouseover',
+    "/post/a/extra/",
+    "post/a/",
+    "",
+    "/post/" + "a" * 400 + "/",
+]
 
 
 @pytest.mark.django_db
@@ -348,6 +368,7 @@ def test_the_click_endpoint_is_rate_limited_per_client(client, corpus, settings)
 
 # ---------------------------------------------------------------- reports
 
+
 def searched_and_clicked(client):
     """Three searches of firefix (one corrected result opened at position 2), one of nothing."""
     for _ in range(3):
@@ -372,8 +393,15 @@ def test_report_figures(client, corpus):
 
 
 # (query, total, shown correction, elapsed ms) of seven searches; clicks by search index and position.
-SEARCHES = [("firefix", 3, "firefox", 1.0), ("firefix", 3, "firefox", 2.0), ("Firefix", 3, "firefox", 3.0),
-            ("firefix", 3, "firefox", 4.0), ("qwxzv", 0, "", 10.0), ("qwxzv", 0, "", 100.0), ("jekyll", 5, "", 0.5)]
+SEARCHES = [
+    ("firefix", 3, "firefox", 1.0),
+    ("firefix", 3, "firefox", 2.0),
+    ("Firefix", 3, "firefox", 3.0),
+    ("firefix", 3, "firefox", 4.0),
+    ("qwxzv", 0, "", 10.0),
+    ("qwxzv", 0, "", 100.0),
+    ("jekyll", 5, "", 0.5),
+]
 CLICKS = [(0, 1), (1, 1), (1, 2), (1, 2), (4, 3)]
 
 
@@ -407,12 +435,21 @@ def test_a_row_counting_several_searches_reports_exactly_as_a_row_per_search():
     assert report_figures() == one_row_each
     top, no_results, corrections, [day] = one_row_each
     assert [(r["query"], r["searches"], r["zero_results"], r["clicked"], r["ctr_percent"]) for r in top] == [
-        ("firefix", 4, 0, 2, 50.0), ("qwxzv", 2, 2, 1, 50.0), ("jekyll", 1, 0, 0, 0.0)]
+        ("firefix", 4, 0, 2, 50.0),
+        ("qwxzv", 2, 2, 1, 50.0),
+        ("jekyll", 1, 0, 0, 0.0),
+    ]
     assert no_results == [{"query": "qwxzv", "searches": 2}]
     assert corrections == [{"typed": "firefix", "shown": "firefox", "times": 4}]
-    assert {k: day[k] for k in ("searches", "zero_results", "corrected", "cached", "clicked_searches", "clicks",
-                                "position_sum")} == {"searches": 7, "zero_results": 2, "corrected": 4, "cached": 7,
-                                                     "clicked_searches": 3, "clicks": 4, "position_sum": 7}
+    assert {k: day[k] for k in ("searches", "zero_results", "corrected", "cached", "clicked_searches", "clicks", "position_sum")} == {
+        "searches": 7,
+        "zero_results": 2,
+        "corrected": 4,
+        "cached": 7,
+        "clicked_searches": 3,
+        "clicks": 4,
+        "position_sum": 7,
+    }
     # Percentiles over every search's time: 0.5 1 2 3 4 10 100.
     assert (day["p50_ms"], day["p95_ms"]) == (3.0, pytest.approx(73.0))
     s = reports.summary([day])
@@ -438,7 +475,7 @@ def test_the_admin_report_renders_without_data(admin_client):
     response = admin_client.get(REPORT)
     assert response.status_code == 200
     page = response.content.decode()
-    assert "No searches were logged in this period" in page and page.count("<svg class=\"chart\"") == 3
+    assert "No searches were logged in this period" in page and page.count('<svg class="chart"') == 3
 
 
 @pytest.mark.django_db
@@ -448,11 +485,11 @@ def test_the_admin_report_renders_with_data_charts_and_csv(admin_client, client,
     assert response.status_code == 200
     page = response.content.decode()
     assert "No searches were logged" not in page
-    corrections = page[page.index('id="table-corrections"'):page.index('id="table-daily"')]
+    corrections = page[page.index('id="table-corrections"') : page.index('id="table-daily"')]
     assert "firefix" in corrections and "firefox" in corrections and "<td>3</td>" in corrections
-    assert "qwxzv plokij" in page[page.index('id="table-no-results"'):]
+    assert "qwxzv plokij" in page[page.index('id="table-no-results"') :]
     assert '<dd id="report-clicks">1</dd>' in page and "25% (1 of 4 searches)" in page
-    assert page.count("<svg class=\"chart\"") == 3 and "<rect" in page and "<circle" in page and "<script" not in page.split("<svg class=\"chart\"")[1]
+    assert page.count('<svg class="chart"') == 3 and "<rect" in page and "<circle" in page and "<script" not in page.split('<svg class="chart"')[1]
     link = f"{REPORT}corrections.csv?first="
     assert link in page
     csv_response = admin_client.get(f"{REPORT}corrections.csv", {"days": 30})
@@ -496,6 +533,7 @@ def test_the_terminal_report(client, corpus):
 
 
 # ---------------------------------------------------------------- retention
+
 
 def backdate(days: int, **filters):
     SearchLog.objects.filter(**filters).update(created=Now() - timedelta(days=days))
@@ -542,6 +580,7 @@ def test_retention_period_is_a_setting(settings):
 
 # ---------------------------------------------------------------- charts
 
+
 def test_charts_are_plain_svg_with_text_escaped():
     days = [date(2026, 11, d) for d in range(1, 8)]
     svg = charts.bars("c", "Searches <per> day", days, [("searches", "bar-searches", [1, 0, 5, 2, 0, 0, 3])])
@@ -554,15 +593,15 @@ def test_charts_are_plain_svg_with_text_escaped():
 
 # ---------------------------------------------------------------- fuzz
 
-TARGET_PIECES = st.one_of(st.sampled_from(["/", "//", "\\", "/post/", "a/", "#comment-1", "#", "?", "http:", "https://x",
-                                           "%2F", "%5C", "\t", "\n", " ", "@", "javascript:", ".."]),
-                          st.text(max_size=12))
+TARGET_PIECES = st.one_of(
+    st.sampled_from(["/", "//", "\\", "/post/", "a/", "#comment-1", "#", "?", "http:", "https://x", "%2F", "%5C", "\t", "\n", " ", "@", "javascript:", ".."]),
+    st.text(max_size=12),
+)
 
 
 @pytest.mark.django_db
 @hypothesis_settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(target=st.lists(TARGET_PIECES, max_size=6).map("".join), pos=st.text(max_size=5), query_id=st.text(max_size=50),
-       post=st.booleans())
+@given(target=st.lists(TARGET_PIECES, max_size=6).map("".join), pos=st.text(max_size=5), query_id=st.text(max_size=50), post=st.booleans())
 def test_fuzz_the_click_endpoint_never_fails_or_leaves_the_site(client, target, pos, query_id, post):
     params = {"id": query_id, "pos": pos, "to": target}
     if post:

@@ -2,6 +2,7 @@
 a misspelled query typed into the search box, a result opened, and the admin report that shows
 the query, its correction and the click. The screenshot of the report lands in tests/screenshots/.
 """
+
 import time
 
 import pytest

@@ -4,6 +4,7 @@ Interleavings are forced with hooks (monkeypatched phases, threads and events); 
 is what a reader or an operator would check afterwards: the document is (not) searchable, and
 `search_check` finds no difference between PostgreSQL and the index.
 """
+
 import threading
 import time
 from datetime import timedelta
@@ -43,13 +44,11 @@ def wait_until_db_time(moment):
 
 def assert_in_sync():
     results = checking.check()
-    assert [(r.kind, r.missing, r.extra, r.stale) for r in results] == [
-        ("posts", [], [], []), ("comments", [], [], [])]
+    assert [(r.kind, r.missing, r.extra, r.stale) for r in results] == [("posts", [], [], []), ("comments", [], [], [])]
 
 
 def apply_pending():
     call_command("search_sync")
-
 
 
 # ---------------------------------------------------------------- 1. scheduled post due soon
@@ -111,6 +110,7 @@ def test_3_transaction_committing_during_the_load_is_caught_up(es, build_index, 
 
     def long_transaction():
         from django.db import transaction
+
         try:
             with transaction.atomic():
                 Post.objects.filter(pk=post.pk).update(title="Long transaction committed")
@@ -138,6 +138,7 @@ def test_3_transaction_committing_during_the_load_is_caught_up(es, build_index, 
 
 def write_during_the_load(monkeypatch, post, title):
     """After the posts are loaded, `post` gets `title` and a sync applies it to the old indices."""
+
     def write():
         Post.objects.filter(pk=post.pk).update(title=title)
         outbox.drain_all(batch=100)  # applied to the old indices, kept for the replay
@@ -303,6 +304,7 @@ def test_6_stale_delete_never_outranks_a_republish_committed_after_its_read(es, 
 
     def republish():
         from django.db import transaction
+
         try:
             with transaction.atomic():
                 mine = Post.objects.get(pk=post.pk)
@@ -364,7 +366,8 @@ def test_8_writes_that_bypass_signals_reach_the_index(es, build_index, tmp_path)
     future = (db_now() + timedelta(days=2)).isoformat()
     (tmp_path / "posts.ndjson").write_text(
         f'{{"id": 990001, "title": "Imported echo", "pub_date": "2020-01-01T00:00:00+00:00"}}\n'
-        f'{{"id": 990002, "title": "Imported future foxtrot", "pub_date": "{future}"}}\n')
+        f'{{"id": 990002, "title": "Imported future foxtrot", "pub_date": "{future}"}}\n'
+    )
     call_command("import_corpus", str(tmp_path), "--no-progress")
     assert PendingChange.objects.filter(object_id=990002, due_at=Post.objects.get(pk=990002).pub_date).exists()
     apply_pending()
@@ -461,12 +464,13 @@ def test_search_check_finds_and_repairs_missing_extra_and_stale(es, build_index,
     with connection.cursor() as cursor:
         cursor.execute("ALTER TABLE blog_post DISABLE TRIGGER search_post_outbox")
         cursor.execute("UPDATE blog_post SET title = 'Check edited quietly' WHERE id = %s", [edited.pk])
-        cursor.execute("INSERT INTO blog_post (id, title, slug, body_html, body_text, summary, pub_date, tags, "
-                       "published, modified, source, post_type, source_url, link_url) VALUES (987000, 'Check lost', "
-                       "'check-lost', '', '', '', now(), '{}', true, now(), '', '', '', '')")
+        cursor.execute(
+            "INSERT INTO blog_post (id, title, slug, body_html, body_text, summary, pub_date, tags, "
+            "published, modified, source, post_type, source_url, link_url) VALUES (987000, 'Check lost', "
+            "'check-lost', '', '', '', now(), '{}', true, now(), '', '', '', '')"
+        )
         cursor.execute("ALTER TABLE blog_post ENABLE TRIGGER search_post_outbox")
-    es.index(index=alias_name("posts"), id="987654", document={"title": "stray"}, version=5,
-             version_type="external", refresh=True)
+    es.index(index=alias_name("posts"), id="987654", document={"title": "stray"}, version=5, version_type="external", refresh=True)
     with pytest.raises(CommandError, match="3 difference"):
         call_command("search_check")
     assert "1 missing, 1 extra, 1 stale" in capsys.readouterr().out
@@ -491,7 +495,7 @@ def test_replay_log_of_a_killed_rebuild_is_recovered_by_the_next_sync(es, build_
     Post.objects.filter(pk=post.pk).update(title="Applied only to the indices it replaced")
     # As a rebuild killed after its swap leaves things: its flag, and entries kept for a replay.
     PendingChange.objects.filter(object_id=post.pk).update(replay=True)
-    RebuildState.objects.update_or_create(id=1, defaults={"owner_pid": 2 ** 31 - 1})
+    RebuildState.objects.update_or_create(id=1, defaults={"owner_pid": 2**31 - 1})
     apply_pending()
     assert not RebuildState.objects.filter(owner_pid__isnull=False).exists()
     assert not PendingChange.objects.exists()

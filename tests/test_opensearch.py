@@ -1,4 +1,5 @@
 """The browser's own search bar: /opensearch.xml, linked from every page, and /api/suggest/."""
+
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -41,8 +42,7 @@ def es_up(build_index):
     build_index()
 
 
-@pytest.mark.parametrize("path", ["/", "/search/", "/search/?q=firefix", "/search/?q=firefix&debug-search",
-                                  "/search/?q=x&page=0", "/nowhere/"])
+@pytest.mark.parametrize("path", ["/", "/search/", "/search/?q=firefix", "/search/?q=firefix&debug-search", "/search/?q=x&page=0", "/nowhere/"])
 def test_every_page_links_the_description(client, es_up, path, settings):
     settings.DEBUG = False  # the real 404 page, not Django's technical one
     assert LINK in client.get(path).content.decode()
@@ -73,6 +73,7 @@ def test_suggestions_in_the_opensearch_shape(client, es_up):
 def test_suggestions_are_capped_and_escape_safe(client, es_up, settings):
     make_post("<script>alert(1)</script> Firefox & friends", "Firefox tricks.")
     from search.sync.rebuild import rebuild
+
     rebuild()
     settings.SEARCH = {**settings.SEARCH, "SUGGEST_COMPLETIONS": 2}
     response = client.get(SUGGEST, {"q": "firefox <b>"})

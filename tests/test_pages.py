@@ -1,4 +1,5 @@
 """The blog's public pages: only published posts and approved comments, search box everywhere."""
+
 import pytest
 from django.urls import reverse
 

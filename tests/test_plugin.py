@@ -3,6 +3,7 @@
 These prove the integ-test distribution plus devservices/es-plugin understands every analysis
 name our mappings use, under the names the full distribution uses.
 """
+
 import pytest
 
 from search.documents import index_body
@@ -47,8 +48,7 @@ def test_english_analyzer(es):
 
 def test_builtin_filters_still_work_beside_the_plugin(es):
     # lowercase, stop and shingle come from the server itself; the plugin must not shadow them.
-    assert tokens(es, tokenizer="standard", filter=["lowercase", {"type": "stop", "stopwords": "_english_"}],
-                  text="The Fox") == ["fox"]
+    assert tokens(es, tokenizer="standard", filter=["lowercase", {"type": "stop", "stopwords": "_english_"}], text="The Fox") == ["fox"]
 
 
 def test_our_index_analyzers(es):

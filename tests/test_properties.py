@@ -1,5 +1,6 @@
 """Property-based tests (Hypothesis) of the pure query layer: whatever the input, the output is
 bounded, well formed, and never carries syntax that could reach a query_string or script."""
+
 import dataclasses
 import json
 
@@ -51,8 +52,7 @@ def general_blanking(raw: str) -> str:
     return "".join(" " if unicodedata.category(ch) in _BLANKED else ch for ch in unicodedata.normalize("NFKC", raw))
 
 
-@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=300), st.integers(1, 300), st.integers(1, 30),
-       st.integers(1, 30))
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=300), st.integers(1, 300), st.integers(1, 30), st.integers(1, 30))
 @PROPERTY
 def test_the_ascii_fast_path_of_normalize_equals_the_general_one(raw, max_length, max_words, max_tokens):
     caps = {"max_length": max_length, "max_words": max_words, "max_tokens": max_tokens}
@@ -71,8 +71,14 @@ def query_and_suggest(draw):
             offset = draw(st.integers(0, len(query) - 1))
             length = draw(st.integers(1, len(query) - offset))
             options = draw(st.lists(st.tuples(st.text(min_size=1, max_size=15), st.floats(0, 1)), max_size=4))
-            entries.append({"text": query[offset:offset + length].lower(), "offset": offset, "length": length,
-                            "options": [{"text": t, "score": s, "freq": 1} for t, s in options]})
+            entries.append(
+                {
+                    "text": query[offset : offset + length].lower(),
+                    "offset": offset,
+                    "length": length,
+                    "options": [{"text": t, "score": s, "freq": 1} for t, s in options],
+                }
+            )
         suggest[name] = entries
     return query, suggest
 
@@ -95,9 +101,14 @@ def test_alternatives_are_bounded_unique_and_above_the_floor(data, cap):
 def test_query_dicts_are_plain_json_with_no_query_syntax(items, page):
     alts = [Alternative(s, t, typed=i == 0) for i, (s, t) in enumerate(items)]
     query = build_query(alts, tiers=conf.get().ranking.tiers, title_boost=2.0, relevance_weight=0.01)
-    body = search_body(query, page=page, page_size=10, fragment_size=160,
-                       suggest=suggest_block(items[0][1], options={"suggest_mode": "popular"}),
-                       aggs=known_words_aggregation(items[0][1]))
+    body = search_body(
+        query,
+        page=page,
+        page_size=10,
+        fragment_size=160,
+        suggest=suggest_block(items[0][1], options={"suggest_mode": "popular"}),
+        aggs=known_words_aggregation(items[0][1]),
+    )
     json.dumps(body)  # serializable as is
     assert not FORBIDDEN_KEYS & set(keys_of(body))
     boosts = [c["constant_score"]["boost"] for d in query["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]]
@@ -132,9 +143,11 @@ def plain_typo_cost(typed: str, candidate: str, costs: dict) -> float:
     for i in range(1, n + 1):
         for j in range(1, m + 1):
             sub = substitution(a[i - 1], b[j - 1])
-            best = min(d[i - 1][j - 1] + (sub + (first if i == 1 or j == 1 else 0.0) if sub else 0.0),
-                       d[i - 1][j] + indel(a, i) + (first if i == 1 else 0.0),
-                       d[i][j - 1] + indel(b, j))
+            best = min(
+                d[i - 1][j - 1] + (sub + (first if i == 1 or j == 1 else 0.0) if sub else 0.0),
+                d[i - 1][j] + indel(a, i) + (first if i == 1 else 0.0),
+                d[i][j - 1] + indel(b, j),
+            )
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1] and a[i - 1] != a[i - 2]:
                 best = min(best, d[i - 2][j - 2] + costs["transpose"] + (first if i == 2 else 0.0))
             d[i][j] = best

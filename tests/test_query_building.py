@@ -1,4 +1,5 @@
 """Pure logic, no services: normalization, suggestion scoring, query dicts."""
+
 import pytest
 
 from search.querying.normalize import normalize_query
@@ -28,20 +29,28 @@ ALT = dict(typed_score=1.1, floor=0.6, max_alternatives=5, per_token=3)
 
 
 def entry(text, offset, options, length=None):
-    return {"text": text, "offset": offset, "length": length if length is not None else len(text),
-            "options": [{"text": t, "score": s, "freq": 10} for t, s in options]}
+    return {
+        "text": text,
+        "offset": offset,
+        "length": length if length is not None else len(text),
+        "options": [{"text": t, "score": s, "freq": 10} for t, s in options],
+    }
 
 
 # ---------------------------------------------------------------- normalization
 
-@pytest.mark.parametrize("raw, expected", [
-    ("  firefox   tips \n", "firefox tips"),
-    ("fire\x00fox\x07", "fire fox"),
-    ("ｆｉｒｅｆｏｘ", "firefox"),  # full-width folded by NFKC
-    ("zero\u200bwidth", "zero width"),
-    ("", ""),
-    ("   ", ""),
-])
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("  firefox   tips \n", "firefox tips"),
+        ("fire\x00fox\x07", "fire fox"),
+        ("ｆｉｒｅｆｏｘ", "firefox"),  # full-width folded by NFKC
+        ("zero\u200bwidth", "zero width"),
+        ("", ""),
+        ("   ", ""),
+    ],
+)
 def test_normalize(raw, expected):
     assert normalize_query(raw, max_length=200, max_words=12) == expected
 
@@ -53,6 +62,7 @@ def test_normalize_caps_length_at_a_word_boundary_and_word_count():
 
 
 # ---------------------------------------------------------------- suggestions
+
 
 def test_suggest_block_gives_each_suggester_its_own_name():
     block = suggest_block("firefix", options={"suggest_mode": "popular"})
@@ -88,19 +98,24 @@ def test_options_are_merged_across_suggesters_and_ranked_by_the_typo_model():
         "comment_terms": [entry("jekyl", 0, [("jekyll", 0.7)])],
     }
     assert [(a.score, a.text) for a in alternatives("jekyl", suggest, **ALT)] == [
-        (1.1, "jekyl"), (typo_score("jekyl", "jekyll"), "jekyll"), (typo_score("jekyl", "jewel"), "jewel")]
+        (1.1, "jekyl"),
+        (typo_score("jekyl", "jekyll"), "jekyll"),
+        (typo_score("jekyl", "jewel"), "jewel"),
+    ]
     assert typo_score("jekyl", "jekyll") > typo_score("jekyl", "jewel")  # a doubled letter dropped is cheap
 
 
 def test_two_typos_are_corrected_together_and_that_ranks_first():
-    suggest = {"text_terms": [
-        entry("firefix", 0, [("firefox", 0.857)]),
-        entry("extnsion", 8, [("extension", 0.875)]),
-    ]}
+    suggest = {
+        "text_terms": [
+            entry("firefix", 0, [("firefox", 0.857)]),
+            entry("extnsion", 8, [("extension", 0.875)]),
+        ]
+    }
     result = alternatives("firefix extnsion", suggest, **ALT)
     assert result[1].text == "firefox extension"
     both = typo_score("firefix", "firefox") * typo_score("extnsion", "extension")
-    assert result[1].score == pytest.approx(both ** 0.5, abs=1e-4)
+    assert result[1].score == pytest.approx(both**0.5, abs=1e-4)
     # Fixing only one of them scores lower (keeping a misspelled word scores the floor).
     assert {a.text for a in result[2:]} == {"firefox extnsion", "firefix extension"}
     assert all(a.score < result[1].score for a in result[2:])
@@ -113,10 +128,10 @@ def test_cap_on_alternatives_and_dedupe():
 
 
 def test_numbers_and_known_words_are_not_corrected():
-    suggest = {"comment_terms": [entry("rust", 0, [("rest", 0.75)]), entry("2024", 5, [("2014", 0.75)]),
-                                 entry("editon", 10, [("edition", 0.83)])]}
-    known = known_spans("rust 2024 editon", {"known_words": {"words": {"buckets": {
-        "w0": {"doc_count": 250}, "w1": {"doc_count": 40}, "w2": {"doc_count": 0}}}}}, min_docs=3)
+    suggest = {"comment_terms": [entry("rust", 0, [("rest", 0.75)]), entry("2024", 5, [("2014", 0.75)]), entry("editon", 10, [("edition", 0.83)])]}
+    known = known_spans(
+        "rust 2024 editon", {"known_words": {"words": {"buckets": {"w0": {"doc_count": 250}, "w1": {"doc_count": 40}, "w2": {"doc_count": 0}}}}}, min_docs=3
+    )
     assert known == [(0, 4), (5, 9)]
     result = alternatives("rust 2024 editon", suggest, **ALT, known=known)
     assert [a.text for a in result] == ["rust 2024 editon", "rust 2024 edition"]
@@ -124,10 +139,21 @@ def test_numbers_and_known_words_are_not_corrected():
 
 def test_known_words_aggregation_is_global_and_per_word():
     agg = known_words_aggregation("sqlite-utilz tips")
-    assert agg == {"known_words": {"global": {}, "aggs": {"words": {"filters": {"filters": {
-        "w0": {"multi_match": {"query": "sqlite-utilz", "fields": ["title.exact", "text.exact", "comment.exact"], "operator": "and"}},
-        "w1": {"multi_match": {"query": "tips", "fields": ["title.exact", "text.exact", "comment.exact"], "operator": "and"}},
-    }}}}}}
+    assert agg == {
+        "known_words": {
+            "global": {},
+            "aggs": {
+                "words": {
+                    "filters": {
+                        "filters": {
+                            "w0": {"multi_match": {"query": "sqlite-utilz", "fields": ["title.exact", "text.exact", "comment.exact"], "operator": "and"}},
+                            "w1": {"multi_match": {"query": "tips", "fields": ["title.exact", "text.exact", "comment.exact"], "operator": "and"}},
+                        }
+                    }
+                }
+            },
+        }
+    }
 
 
 def test_no_suggestions_means_only_the_typed_query():
@@ -143,10 +169,17 @@ def test_typo_model_prices_common_typos_below_arbitrary_edits():
 
 
 def test_equal_distance_options_are_ranked_by_frequency_then_kept_for_the_query_to_decide():
-    suggest = {"title_terms": [{"text": "modiration", "offset": 8, "length": 10, "options": [
-        {"text": "moderation", "score": 0.9, "freq": 2}, {"text": "modiration", "score": 0.9, "freq": 1}]}],
-        "text_terms": [{"text": "modiration", "offset": 8, "length": 10, "options": [
-            {"text": "moderation", "score": 0.9, "freq": 30}]}]}
+    suggest = {
+        "title_terms": [
+            {
+                "text": "modiration",
+                "offset": 8,
+                "length": 10,
+                "options": [{"text": "moderation", "score": 0.9, "freq": 2}, {"text": "modiration", "score": 0.9, "freq": 1}],
+            }
+        ],
+        "text_terms": [{"text": "modiration", "offset": 8, "length": 10, "options": [{"text": "moderation", "score": 0.9, "freq": 30}]}],
+    }
     result = alternatives("content modiration", suggest, **ALT)
     assert [a.text for a in result] == ["content modiration", "content moderation"]
 
@@ -163,11 +196,11 @@ def test_keeping_a_word_the_index_holds_beats_correcting_it_to_another():
 def test_utf16_offsets_are_converted_before_slicing(query):
     def utf16(i):  # Elasticsearch's offset of the Python index i
         return len(query[:i].encode("utf-16-le")) // 2
+
     start1, start2 = query.index("firefix"), query.find("extnsion")
     raw = {"text_terms": [{"text": "firefix", "offset": utf16(start1), "length": 7, "options": [{"text": "firefox", "score": 0.86, "freq": 5}]}]}
     if start2 >= 0:
-        raw["text_terms"].append({"text": "extnsion", "offset": utf16(start2), "length": 8,
-                                  "options": [{"text": "extension", "score": 0.88, "freq": 5}]})
+        raw["text_terms"].append({"text": "extnsion", "offset": utf16(start2), "length": 8, "options": [{"text": "extension", "score": 0.88, "freq": 5}]})
     fixed = in_code_points(query, raw)
     best = alternatives(query, fixed, **ALT)[1].text
     assert best == query.replace("firefix", "firefox").replace("extnsion", "extension")
@@ -195,22 +228,32 @@ def test_build_query_tiers_one_word():
     def const(clause, boost, name):
         return {"constant_score": {"filter": clause, "boost": round(boost, 4), "_name": name}}
 
-    assert should[0] == {"dis_max": {"queries": [
-        const({"match_phrase": {"title.exact": {"query": "firefix"}}}, 64, "alt0.title.exact.phrase"),
-        const({"match_phrase": {"title.exact": {"query": "firefox"}}}, 64 * w, "alt1.title.exact.phrase"),
-    ]}}
+    assert should[0] == {
+        "dis_max": {
+            "queries": [
+                const({"match_phrase": {"title.exact": {"query": "firefix"}}}, 64, "alt0.title.exact.phrase"),
+                const({"match_phrase": {"title.exact": {"query": "firefox"}}}, 64 * w, "alt1.title.exact.phrase"),
+            ]
+        }
+    }
     assert should[1]["dis_max"]["queries"][0] == const({"match_phrase": {"title": {"query": "firefix"}}}, 16, "alt0.title.stem.phrase")
     assert should[2]["dis_max"]["queries"][1] == const(
-        {"multi_match": {"query": "firefox", "type": "phrase", "fields": ["text.exact", "comment.exact"]}}, 4 * w,
-        "alt1.body.exact.phrase")
+        {"multi_match": {"query": "firefox", "type": "phrase", "fields": ["text.exact", "comment.exact"]}}, 4 * w, "alt1.body.exact.phrase"
+    )
     assert should[3]["dis_max"]["queries"][0]["constant_score"]["_name"] == "alt0.body.stem.phrase"
     # One word: the "every word" tiers would repeat the phrase tiers, so they are left out.
     assert len([c for c in should if "dis_max" in c]) == 4
     assert should[4:] == [
-        {"multi_match": {"query": "firefix", "fields": ["title^2", "text", "comment"], "type": "most_fields",
-                         "boost": 0.01, "_name": "alt0.some.words"}},
-        {"multi_match": {"query": "firefox", "fields": ["title^2", "text", "comment"], "type": "most_fields",
-                         "boost": round(0.01 * w, 6), "_name": "alt1.some.words"}},
+        {"multi_match": {"query": "firefix", "fields": ["title^2", "text", "comment"], "type": "most_fields", "boost": 0.01, "_name": "alt0.some.words"}},
+        {
+            "multi_match": {
+                "query": "firefox",
+                "fields": ["title^2", "text", "comment"],
+                "type": "most_fields",
+                "boost": round(0.01 * w, 6),
+                "_name": "alt1.some.words",
+            }
+        },
     ]
     assert q["bool"]["minimum_should_match"] == 1
     assert q["bool"]["filter"] == [{"range": {"pub_date": {"lte": "now/m"}}}]
@@ -218,25 +261,21 @@ def test_build_query_tiers_one_word():
 
 def test_build_query_words_tiers_drop_stop_words_and_phrases_keep_them():
     q = build_query([Alternative(1.1, "how to use the firefox", typed=True)], tiers=TIERS, title_boost=2, relevance_weight=0.01)
-    clauses = {c["constant_score"]["_name"]: c["constant_score"]["filter"]
-               for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
+    clauses = {c["constant_score"]["_name"]: c["constant_score"]["filter"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
     assert list(clauses) == [f"alt0.{t}" for t in TIER_NAMES]
     assert clauses["alt0.title.exact.phrase"] == {"match_phrase": {"title.exact": {"query": "how to use the firefox"}}}
     assert clauses["alt0.title.exact.words"] == {"match": {"title.exact": {"query": "use firefox", "operator": "and"}}}
-    assert clauses["alt0.all.words"] == {"combined_fields": {"query": "use firefox", "fields": ["title", "text", "comment"],
-                                                             "operator": "and"}}
+    assert clauses["alt0.all.words"] == {"combined_fields": {"query": "use firefox", "fields": ["title", "text", "comment"], "operator": "and"}}
     # A tier switched off in the settings is left out.
-    fewer = build_query([Alternative(1.1, "use firefox", typed=True)], tiers={"title.exact.phrase": 1}, title_boost=2,
-                        relevance_weight=0.01)
-    assert [d["dis_max"]["queries"][0]["constant_score"]["_name"] for d in fewer["bool"]["should"] if "dis_max" in d] == [
-        "alt0.title.exact.phrase"]
+    fewer = build_query([Alternative(1.1, "use firefox", typed=True)], tiers={"title.exact.phrase": 1}, title_boost=2, relevance_weight=0.01)
+    assert [d["dis_max"]["queries"][0]["constant_score"]["_name"] for d in fewer["bool"]["should"] if "dis_max" in d] == ["alt0.title.exact.phrase"]
 
 
 def test_tier_weights_are_powers_of_two_so_a_higher_tier_always_wins():
     from search import conf
 
     values = [conf.get().ranking.tiers[t] for t in TIER_NAMES]
-    assert all(higher > sum(values[i + 1:]) for i, higher in enumerate(values))
+    assert all(higher > sum(values[i + 1 :]) for i, higher in enumerate(values))
 
 
 def test_an_alternative_of_only_stop_words_keeps_its_phrase_tiers():
@@ -271,11 +310,14 @@ def test_highlighting_uses_one_plain_query_of_the_alternatives_distinct_words():
     assert body["highlight"]["highlight_query"] == highlight_query(alts)
 
 
-@pytest.mark.parametrize("raw, expected", [
-    ("-".join("abcdefghijklmnopqrstuvwxyz"), "-".join("abcdefghijkl")),  # one "word", 26 tokens
-    ("数" * 200, "数" * 12),  # every ideograph is a token
-    ("node.js don't a b c d e f g h i j k", "node.js don't a b c d e f g h i j"),  # joined tokens count once
-    ("short query", "short query"),
-])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("-".join("abcdefghijklmnopqrstuvwxyz"), "-".join("abcdefghijkl")),  # one "word", 26 tokens
+        ("数" * 200, "数" * 12),  # every ideograph is a token
+        ("node.js don't a b c d e f g h i j k", "node.js don't a b c d e f g h i j"),  # joined tokens count once
+        ("short query", "short query"),
+    ],
+)
 def test_normalize_caps_tokens_as_elasticsearch_counts_them(raw, expected):
     assert normalize_query(raw, max_length=200, max_words=12, max_tokens=12) == expected

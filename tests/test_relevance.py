@@ -9,6 +9,7 @@
 - emoji and other characters outside the BMP do not derail corrections;
 - never worse than plain multi_match on the words as written, for correctly spelled queries.
 """
+
 import pytest
 
 from bench import baselines
@@ -41,7 +42,7 @@ def stems(request, build_index):
         ("Transit of Venus", "Venus crossed the sun; Venus is bright."),
         ("How to confuse your guests", "Confuse them, confuse them all."),
     ]
-    for title, body in (exact + stemmed if request.param == "exact first" else stemmed + exact):
+    for title, body in exact + stemmed if request.param == "exact first" else stemmed + exact:
         make_post(title, body)
     build_index()
 

@@ -1,4 +1,5 @@
 """Search failures never become the blog's failures: slow or stopped Elasticsearch, killed reindex."""
+
 import os
 import signal
 import subprocess
@@ -62,11 +63,23 @@ def test_elasticsearch_stopped_and_restarted(client, admin_client, build_index):
         assert client.get("/").status_code == 200
         assert client.get(post.get_absolute_url()).status_code == 200
         assert admin_client.get("/admin/blog/post/").status_code == 200
-        response = admin_client.post(f"/admin/blog/post/{post.pk}/change/", {
-            "title": "Edited while Elasticsearch was down", "slug": post.slug, "body_html": "<p>outage edit</p>",
-            "summary": "", "pub_date_0": "2020-01-01", "pub_date_1": "00:00:00", "tags": "", "published": "on",
-            "source": "", "post_type": "", "source_url": "", "link_url": "",
-        })
+        response = admin_client.post(
+            f"/admin/blog/post/{post.pk}/change/",
+            {
+                "title": "Edited while Elasticsearch was down",
+                "slug": post.slug,
+                "body_html": "<p>outage edit</p>",
+                "summary": "",
+                "pub_date_0": "2020-01-01",
+                "pub_date_1": "00:00:00",
+                "tags": "",
+                "published": "on",
+                "source": "",
+                "post_type": "",
+                "source_url": "",
+                "link_url": "",
+            },
+        )
         assert response.status_code == 302, response.content[:2000]
         assert PendingChange.objects.filter(object_id=post.pk).exists()
         assert client.get("/healthz").status_code == 503
@@ -87,15 +100,20 @@ def test_elasticsearch_stopped_and_restarted(client, admin_client, build_index):
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_killed_reindex_leaves_the_old_index_serving(client, es, build_index):
-    Post.objects.bulk_create([Post(title=f"Bulk post {i} about zeppelins", slug=f"bulk-{i}", body_text="zeppelin " * 50,
-                                   body_html="<p>zeppelin</p>") for i in range(3000)])
+    Post.objects.bulk_create(
+        [Post(title=f"Bulk post {i} about zeppelins", slug=f"bulk-{i}", body_text="zeppelin " * 50, body_html="<p>zeppelin</p>") for i in range(3000)]
+    )
     build_index()
     before = aliased_indices(es, "posts")
     s = connection.settings_dict
-    env = {**os.environ, "SEARCH_INDEX_PREFIX": TEST_PREFIX, "SEARCH_BULK_CHUNK_SIZE": "10", "SEARCH_BULK_THREADS": "1",
-           "DATABASE_URL": f"postgres://{s['USER']}@{s['HOST']}:{s['PORT']}/{s['NAME']}"}
-    proc = subprocess.Popen([sys.executable, "manage.py", "reindex", "--no-progress"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "SEARCH_INDEX_PREFIX": TEST_PREFIX,
+        "SEARCH_BULK_CHUNK_SIZE": "10",
+        "SEARCH_BULK_THREADS": "1",
+        "DATABASE_URL": f"postgres://{s['USER']}@{s['HOST']}:{s['PORT']}/{s['NAME']}",
+    }
+    proc = subprocess.Popen([sys.executable, "manage.py", "reindex", "--no-progress"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
         while True:  # wait until it is bulk loading a new index, then kill it mid-load

@@ -1,5 +1,6 @@
 """An index built by an older release (other analysis or mapping) is rebuilt by `reindex --if-missing`,
 so an upgrade never leaves searches querying fields the live index does not have."""
+
 import io
 
 import pytest
@@ -51,11 +52,16 @@ def test_the_field_lists_come_from_the_documents():
 def test_a_hit_is_read_from_the_result_fields_only():
     from search.documents import RESULT_FIELDS, result_of
 
-    post = {"_score": 3.5, "_source": {"doc_type": "post", "post_id": 7, "title": "T", "url": "/t/", "pub_date": "2024"},
-            "highlight": {"title": ["<mark>T</mark>"], "text": ["a <mark>t</mark>"]}}
-    comment = {"_score": 1.0, "_source": {"doc_type": "comment", "comment_id": 9, "post_id": 7, "post_title": "T",
-                                          "url": "/t/#comment-9", "author": "Ann", "pub_date": "2024"},
-               "highlight": {"comment": ["<mark>t</mark>"]}}
+    post = {
+        "_score": 3.5,
+        "_source": {"doc_type": "post", "post_id": 7, "title": "T", "url": "/t/", "pub_date": "2024"},
+        "highlight": {"title": ["<mark>T</mark>"], "text": ["a <mark>t</mark>"]},
+    }
+    comment = {
+        "_score": 1.0,
+        "_source": {"doc_type": "comment", "comment_id": 9, "post_id": 7, "post_title": "T", "url": "/t/#comment-9", "author": "Ann", "pub_date": "2024"},
+        "highlight": {"comment": ["<mark>t</mark>"]},
+    }
     for raw in (post, comment):
         assert set(raw["_source"]) <= set(RESULT_FIELDS)
     p, c = result_of(post), result_of(comment)

@@ -1,4 +1,5 @@
 """The typo-tolerant search through its pages and API, against real Elasticsearch and PostgreSQL."""
+
 import json
 
 import pytest
@@ -139,7 +140,7 @@ def test_api_shape(client, corpus):
 HOSTILE = [
     "<script>alert(1)</script>",
     '"><img src=x onerror=alert(1)>',
-    "firefox\" OR 1=1 --",
+    'firefox" OR 1=1 --',
     "title:(firefox AND NOT chrome)^5 ~2 /regex/ *",
     '{"query": {"match_all": {}}}',
     "a" * 10_000,
@@ -168,8 +169,15 @@ def test_debug_table(client, corpus):
 
     html = client.get(RESULTS, {"q": "firefix", "debug-search": ""}).content.decode()
     assert 'id="debug-table"' in html
-    for text in ("phrase", "Elasticsearch round trips", "total time", "&quot;match_phrase&quot;",
-                 ">title.exact.phrase</th>", ">body.stem.phrase</th>", ">tier reached</th>"):
+    for text in (
+        "phrase",
+        "Elasticsearch round trips",
+        "total time",
+        "&quot;match_phrase&quot;",
+        ">title.exact.phrase</th>",
+        ">body.stem.phrase</th>",
+        ">tier reached</th>",
+    ):
         assert text in html
     # Per alternative: typed or corrected, and the constant score of each tier of its clauses.
     rows = re.findall(r"<tr><td>(\d)</td><td>([^<]*)</td><td>(typed|corrected)</td><td>[\d.]+</td>\s*<td>([\d.]+)</td>", html)

@@ -4,6 +4,7 @@ trips, the word cache, the deadline, and how failures map to SearchUnavailable a
 The real-service behaviour is tested in test_search.py, test_relevance.py and test_reliability.py;
 this file checks the plan and the executor alone (as Wagtail tests its backend with a mocked
 transport)."""
+
 import pytest
 from elastic_transport import ApiResponseMeta, HttpHeaders, NodeConfig
 from elastic_transport import ConnectionError as TransportConnectionError
@@ -40,17 +41,30 @@ class FakeClient:
 
 
 def hits(*titles, matched=("alt0.title.exact.phrase",), took=3):
-    return {"took": took, "hits": {"total": {"value": len(titles)}, "hits": [
-        {"_score": 64.0 - i, "_source": {"doc_type": "post", "post_id": i + 1, "title": t, "url": f"/p/{i}/"},
-         "matched_queries": list(matched), "highlight": {"title": [t]}}
-        for i, t in enumerate(titles)]}}
+    return {
+        "took": took,
+        "hits": {
+            "total": {"value": len(titles)},
+            "hits": [
+                {
+                    "_score": 64.0 - i,
+                    "_source": {"doc_type": "post", "post_id": i + 1, "title": t, "url": f"/p/{i}/"},
+                    "matched_queries": list(matched),
+                    "highlight": {"title": [t]},
+                }
+                for i, t in enumerate(titles)
+            ],
+        },
+    }
 
 
 def first_answer(*titles, options=None, word="firefix", count=0):
     body = hits(*titles)
-    body["suggest"] = {"title_terms": [{"text": word, "offset": 0, "length": len(word),
-                                        "options": [{"text": t, "score": 0.9, "freq": 5} for t in (options or [])]}],
-                       "text_terms": [], "comment_terms": []}
+    body["suggest"] = {
+        "title_terms": [{"text": word, "offset": 0, "length": len(word), "options": [{"text": t, "score": 0.9, "freq": 5} for t in (options or [])]}],
+        "text_terms": [],
+        "comment_terms": [],
+    }
     body["aggregations"] = {"known_words": {"words": {"buckets": {"w0": {"doc_count": count}}}}}
     return body
 
@@ -67,18 +81,22 @@ def offline(settings, monkeypatch):
 @pytest.fixture
 def knowing(offline, monkeypatch, settings):
     """As `offline`, with a vocabulary that knows a few words."""
-    known = vocabulary.Known.from_bytes(vocabulary.pack(["firefox", "tips", "extension", "the"]),
-                                        conf.get().ranking.known_word_min_docs)
+    known = vocabulary.Known.from_bytes(vocabulary.pack(["firefox", "tips", "extension", "the"]), conf.get().ranking.known_word_min_docs)
     monkeypatch.setattr(vocabulary, "known_words", lambda gen: known)
 
 
 def suggest_answer(word="firefix", *, options=(), count=0, offset=0, index=0):
     """A suggest_request's answer: suggestions and counts, no hits."""
-    return {"took": 1, "hits": {"total": {"value": 0}, "hits": []},
-            "suggest": {"title_terms": [{"text": word, "offset": offset, "length": len(word),
-                                         "options": [{"text": t, "score": 0.9, "freq": 5} for t in options]}],
-                        "text_terms": [], "comment_terms": []},
-            "aggregations": {"known_words": {"words": {"buckets": {f"w{index}": {"doc_count": count}}}}}}
+    return {
+        "took": 1,
+        "hits": {"total": {"value": 0}, "hits": []},
+        "suggest": {
+            "title_terms": [{"text": word, "offset": offset, "length": len(word), "options": [{"text": t, "score": 0.9, "freq": 5} for t in options]}],
+            "text_terms": [],
+            "comment_terms": [],
+        },
+        "aggregations": {"known_words": {"words": {"buckets": {f"w{index}": {"doc_count": count}}}}},
+    }
 
 
 def test_known_words_take_one_plain_request(knowing):
@@ -96,8 +114,7 @@ def test_numbers_short_words_and_words_past_the_suggesters_reach_need_no_suggest
 
 
 def test_unknown_words_are_asked_about_alone_then_searched_once(knowing):
-    client = FakeClient(suggest_answer("extenson", options=["extension"], offset=8, index=1),
-                        hits("Firefox extension", matched=("alt1.title.exact.phrase",)))
+    client = FakeClient(suggest_answer("extenson", options=["extension"], offset=8, index=1), hits("Firefox extension", matched=("alt1.title.exact.phrase",)))
     result = search("firefox extenson", client=client)
     first, second = client.bodies
     assert first["size"] == 0 and "highlight" not in first and "query" not in first
@@ -132,8 +149,7 @@ def test_without_a_vocabulary_every_word_is_asked_about_then_searched_once(offli
 
 
 def test_a_misspelled_query_takes_two_and_then_one_from_the_word_cache(offline):
-    client = FakeClient(first_answer(options=["firefox"]),
-                        hits("Firefox tips", matched=("alt1.title.exact.phrase",)))
+    client = FakeClient(first_answer(options=["firefox"]), hits("Firefox tips", matched=("alt1.title.exact.phrase",)))
     result = search("firefix", client=client)
     assert result.round_trips == 2 and not result.word_cache_hit
     assert [a.text for a in result.alternatives] == ["firefix", "firefox"]

@@ -1,4 +1,5 @@
 """Settings from the environment; production mode is strict."""
+
 import os
 import subprocess
 import sys
@@ -20,8 +21,9 @@ def manage(*args, **env):
 
 def test_production_refuses_the_default_secret_key():
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
-    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True,
-                            env={**env, "DEBUG": "0", "ALLOWED_HOSTS": "example.org"}, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, capture_output=True, text=True, env={**env, "DEBUG": "0", "ALLOWED_HOSTS": "example.org"}, timeout=120
+    )
     assert result.returncode != 0
     assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
 

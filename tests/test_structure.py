@@ -1,5 +1,6 @@
 """The house's rules, checked on the source (no service needed): the two wings never import each
 other, the blog never imports search, and no product function grows past 50 lines."""
+
 import ast
 from pathlib import Path
 

@@ -8,6 +8,7 @@
 - a word that becomes common after the rebuild is not known yet, and is still found;
   `search_vocabulary` makes it known and every process picks it up at the next generation.
 """
+
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
@@ -47,16 +48,34 @@ def test_reindex_stores_the_words_three_documents_hold_in_one_field(blog):
     assert "firefix" not in known
 
 
-QUERIES = ["firefox", "Firefox extension", "firefix extenson", "jekyl themes", "zeppelin", "zepelin notebooks",
-           "node.js jekyll", "café jekyll", "staticman", "firefox crash reporter", "firefox 3.5 shortcuts",
-           "the firefox", "the firefox 35", "kyeboard shortcuts", "firefox 🔥 extension", "jekyll's themes",
-           "DON'T crash", "don't's", "node.js firefox", "node.jss firefox", "dont crash"]
+QUERIES = [
+    "firefox",
+    "Firefox extension",
+    "firefix extenson",
+    "jekyl themes",
+    "zeppelin",
+    "zepelin notebooks",
+    "node.js jekyll",
+    "café jekyll",
+    "staticman",
+    "firefox crash reporter",
+    "firefox 3.5 shortcuts",
+    "the firefox",
+    "the firefox 35",
+    "kyeboard shortcuts",
+    "firefox 🔥 extension",
+    "jekyll's themes",
+    "DON'T crash",
+    "don't's",
+    "node.js firefox",
+    "node.jss firefox",
+    "dont crash",
+]
 
 
 def answer(query: str):
     result = search(query, use_cache=False)
-    return ([(a.text, a.score) for a in result.alternatives], [(h.type, h.id) for h in result.hits], result.total,
-            result.showing_for), result.round_trips
+    return ([(a.text, a.score) for a in result.alternatives], [(h.type, h.id) for h in result.hits], result.total, result.showing_for), result.round_trips
 
 
 def test_the_same_answers_as_without_it(blog, monkeypatch):
@@ -99,8 +118,9 @@ def test_an_emoji_in_a_blanked_word_does_not_shift_suggestions_into_the_word_cac
     """Offsets are UTF-16 positions in the text sent, where a blanked word's emoji is one space."""
     long_word = "x" * 28 + "😀😀😀"  # longer than MAX_SUGGEST_WORD_LENGTH: blanked for the suggesters
     first = search(f"{long_word} firefix zepelin", use_cache=False)
-    assert all(a.text.split()[1:] in (["firefix", "zepelin"], ["firefox", "zepelin"], ["firefix", "zeppelin"],
-                                      ["firefox", "zeppelin"]) for a in first.alternatives), first.alternatives
+    assert all(
+        a.text.split()[1:] in (["firefix", "zepelin"], ["firefox", "zepelin"], ["firefix", "zeppelin"], ["firefox", "zeppelin"]) for a in first.alternatives
+    ), first.alternatives
     assert "firefox" in [a.text for a in search("firefix", use_cache=False).alternatives]  # from the word cache
     assert "zeppelin" in [a.text for a in search("zepelin", use_cache=False).alternatives]
 
@@ -127,8 +147,12 @@ def test_a_joined_word_the_index_holds_as_one_token_is_that_token_when_typed_alo
     from search.documents import EXACT, SEARCHED_FIELDS
 
     client = get_client()
-    analyze = lambda text: [t["token"] for t in client.indices.analyze(  # noqa: E731
-        index=alias_name("posts"), field=f"{SEARCHED_FIELDS[0]}.{EXACT}", text=text).body["tokens"]]
+    analyze = lambda text: [
+        t["token"]
+        for t in client.indices.analyze(  # noqa: E731
+            index=alias_name("posts"), field=f"{SEARCHED_FIELDS[0]}.{EXACT}", text=text
+        ).body["tokens"]
+    ]
     joined = re.compile(r"[A-Za-z0-9]+(?:[._'][A-Za-z0-9]+)+")
     rng = random.Random(11)
     checked = whole = 0
@@ -139,8 +163,20 @@ def test_a_joined_word_the_index_holds_as_one_token_is_that_token_when_typed_alo
         if not joined.fullmatch(word) or word.lower().endswith("'s"):
             continue
         checked += 1
-        contexts = [f"x{word}", f"{word}x", f"({word})", f"{word}.", f".{word}", f"_{word}", f"1{word}",
-                    f"{word}1", f"'{word}'", f"{word}'s", f"a.{word}", f"{word}.1"]
+        contexts = [
+            f"x{word}",
+            f"{word}x",
+            f"({word})",
+            f"{word}.",
+            f".{word}",
+            f"_{word}",
+            f"1{word}",
+            f"{word}1",
+            f"'{word}'",
+            f"{word}'s",
+            f"a.{word}",
+            f"{word}.1",
+        ]
         if any(word.lower() in analyze(c) for c in contexts):
             whole += 1
             assert analyze(word) == [word.lower()], word
@@ -188,6 +224,7 @@ def test_a_post_deleted_while_the_rebuild_loads_leaves_no_word_known(blog, monke
     in 2 titles and 2 texts. Known, it would skip the full path's suggestions and answer
     differently; read after the catch-up, it is not known and the answer is the full path's."""
     from search.sync import rebuild as rebuild_module
+
     posts, _ = blog
     original = rebuild_module.iter_index_actions
 

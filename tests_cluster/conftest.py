@@ -1,6 +1,7 @@
 """Fixtures for the three-node cluster tests (make test-cluster): the normal suite's fixtures, the
 cluster's control script, a gunicorn server over the test database, a paced search load and an
 author saving posts, all real processes and threads."""
+
 import os
 import subprocess
 from pathlib import Path
@@ -24,8 +25,11 @@ def pytest_collection_modifyitems(config, items):
         return
     health = get_client().cluster.health()
     if health["number_of_nodes"] < NODES:
-        pytest.exit(f"tests_cluster/ needs the {NODES}-node dev cluster (make test-cluster starts it); "
-                    f"ELASTICSEARCH_URL answers with {health['number_of_nodes']} node(s)", returncode=3)
+        pytest.exit(
+            f"tests_cluster/ needs the {NODES}-node dev cluster (make test-cluster starts it); "
+            f"ELASTICSEARCH_URL answers with {health['number_of_nodes']} node(s)",
+            returncode=3,
+        )
 
 
 def cluster(*args: str, timeout: float = 300) -> str:
@@ -42,9 +46,18 @@ def database_url() -> str:
 
 def app_env(**extra) -> dict:
     """Environment of a production-like app process on the test database and index prefix."""
-    return {**os.environ, "DEBUG": "0", "SECRET_KEY": "cluster-test-secret-key-not-for-production-0123456789",
-            "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0", "SECURE_COOKIES": "0", "LOG_LEVEL": "WARNING",
-            "DATABASE_URL": database_url(), "SEARCH_INDEX_PREFIX": TEST_PREFIX, **extra}
+    return {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": "cluster-test-secret-key-not-for-production-0123456789",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_COOKIES": "0",
+        "LOG_LEVEL": "WARNING",
+        "DATABASE_URL": database_url(),
+        "SEARCH_INDEX_PREFIX": TEST_PREFIX,
+        **extra,
+    }
 
 
 @pytest.fixture
@@ -55,8 +68,7 @@ def web_server(tmp_path):
 
     def start(**extra) -> str:
         port = free_port()
-        started.append(start_gunicorn(port, app_env(**extra), workers=2, threads=4, wait=60,
-                                      log_path=tmp_path / f"gunicorn-{port}.log"))
+        started.append(start_gunicorn(port, app_env(**extra), workers=2, threads=4, wait=60, log_path=tmp_path / f"gunicorn-{port}.log"))
         return f"http://127.0.0.1:{port}"
 
     yield start
@@ -72,7 +84,6 @@ def _test_prefix(search_test_prefix):  # noqa: F811
 @pytest.fixture(autouse=True)
 def cluster_green():
     """Every test starts and ends on a green cluster with all its nodes."""
-    health = get_client().options(request_timeout=200).cluster.health(wait_for_status="green", wait_for_nodes=NODES,
-                                                                      timeout="180s")
+    health = get_client().options(request_timeout=200).cluster.health(wait_for_status="green", wait_for_nodes=NODES, timeout="180s")
     assert not health["timed_out"], health
     yield

@@ -2,6 +2,7 @@
 search and an author saves: no search fails (after the first second of a node loss), no write is
 lost. Real processes throughout: Elasticsearch nodes killed by PID, gunicorn, redis-server,
 `manage.py reindex`. Run by `make test-cluster` (which starts the cluster: devservices/cluster.sh)."""
+
 import http.cookiejar
 import logging
 import os
@@ -34,8 +35,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # app and other engineers' benchmarks run at once (load average 12-16 measured): a search there
 # sometimes waits over a second for CPU while a node starts, which says nothing about failover.
 # A timeout still answers 503 at once and is still never retried.
-UNCACHED = {"SEARCH_CACHE_SECONDS": "0", "SEARCH_WORD_CACHE_SECONDS": "0",
-            "ELASTICSEARCH_TIMEOUT": os.environ.get("CLUSTER_TEST_SEARCH_TIMEOUT", "3")}
+UNCACHED = {"SEARCH_CACHE_SECONDS": "0", "SEARCH_WORD_CACHE_SECONDS": "0", "ELASTICSEARCH_TIMEOUT": os.environ.get("CLUSTER_TEST_SEARCH_TIMEOUT", "3")}
 
 
 def node_of_primary(es, index: str) -> int:
@@ -46,8 +46,7 @@ def node_of_primary(es, index: str) -> int:
 
 
 def describe(failures, since: float = 0.0) -> str:
-    return f"{len(failures)} failed: " + "; ".join(
-        f"{o.at - since:+.2f}s {o.query!r} -> {o.status} {o.detail[:120]}" for o in failures[:10])
+    return f"{len(failures)} failed: " + "; ".join(f"{o.at - since:+.2f}s {o.query!r} -> {o.status} {o.detail[:120]}" for o in failures[:10])
 
 
 def test_node_killed_under_load_loses_no_search_and_no_write(es, build_index, web_server):
@@ -110,8 +109,9 @@ def test_reindex_on_the_cluster_swaps_only_when_the_new_indices_are_ready(es, bu
     with SearchLoad(server, readers=2) as load:
         set_allocation(es, "primaries")
         try:
-            proc = subprocess.Popen([sys.executable, "manage.py", "reindex", "--no-progress"], cwd=ROOT, env=env,
-                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            proc = subprocess.Popen(
+                [sys.executable, "manage.py", "reindex", "--no-progress"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            )
             deadline = time.monotonic() + 60
             while True:  # until both new indices are loaded and the command waits for them
                 new = set(es.indices.get(index=f"{alias_name('comments')}-2*").body) - set(before["comments"])
@@ -193,10 +193,23 @@ def test_two_web_servers_share_one_cache_and_an_edit_is_seen_at_once(es, build_i
         assert b.search_titles("zeppelin") == ["Shared cache zeppelin"]
         assert stats.info("stats")["keyspace_hits"] == hits + 1  # B answered from the cache A filled
         assert a.post_form("/admin/login/?next=/admin/", {"username": "editor", "password": "cluster-test-password"}) == 200
-        status = a.post_form(f"/admin/blog/post/{post.pk}/change/", {
-            "title": "Edited through server A", "slug": post.slug, "body_html": "<p>a post about zeppelins</p>",
-            "summary": "", "pub_date_0": "2020-01-01", "pub_date_1": "00:00:00", "tags": "", "published": "on",
-            "source": "", "post_type": "", "source_url": "", "link_url": ""})
+        status = a.post_form(
+            f"/admin/blog/post/{post.pk}/change/",
+            {
+                "title": "Edited through server A",
+                "slug": post.slug,
+                "body_html": "<p>a post about zeppelins</p>",
+                "summary": "",
+                "pub_date_0": "2020-01-01",
+                "pub_date_1": "00:00:00",
+                "tags": "",
+                "published": "on",
+                "source": "",
+                "post_type": "",
+                "source_url": "",
+                "link_url": "",
+            },
+        )
         assert status == 200  # the redirect to the change list, followed
         assert b.search_titles("zeppelin") == ["Edited through server A"]  # at once, on the other server
         assert a.search_titles("zeppelin") == ["Edited through server A"]

@@ -1,5 +1,6 @@
 """The workload of the cluster tests: readers searching through a web server at a bounded pace,
 an author saving posts, and the comparison of PostgreSQL's visible rows with the index."""
+
 import json
 import logging
 import threading
@@ -17,23 +18,54 @@ from search.aliases import alias_name
 log = logging.getLogger(__name__)
 
 # Topic words of the test corpus and how readers type them: correctly and misspelled.
-TOPICS = ["firefox extension", "cable modem", "zeppelin history", "kubernetes cluster", "sourdough bread",
-          "bicycle repair", "telescope mirror", "violin strings"]
-QUERIES = ["firefox extension", "firefix extnsion", "cable modem", "cabel modem", "zeppelin", "zepelin history",
-           "kubernetes", "kubernets clustr", "sourdough", "sourdogh bread", "bicycle repair", "bicycel",
-           "telescope", "telescpoe mirror", "violin strings", "violn"]
+TOPICS = [
+    "firefox extension",
+    "cable modem",
+    "zeppelin history",
+    "kubernetes cluster",
+    "sourdough bread",
+    "bicycle repair",
+    "telescope mirror",
+    "violin strings",
+]
+QUERIES = [
+    "firefox extension",
+    "firefix extnsion",
+    "cable modem",
+    "cabel modem",
+    "zeppelin",
+    "zepelin history",
+    "kubernetes",
+    "kubernets clustr",
+    "sourdough",
+    "sourdogh bread",
+    "bicycle repair",
+    "bicycel",
+    "telescope",
+    "telescpoe mirror",
+    "violin strings",
+    "violn",
+]
 
 
 def make_corpus(posts_per_topic: int) -> list[Post]:
     from django.utils import timezone
 
     now = timezone.now()
-    posts = Post.objects.bulk_create([
-        Post(title=f"{topic.title()} notes {i}", slug=f"{topic.replace(' ', '-')}-{i}", pub_date=now,
-             body_text=f"All about {topic}: part {i} of the series on {topic}.", body_html=f"<p>{topic}</p>")
-        for topic in TOPICS for i in range(posts_per_topic)])
-    Comment.objects.bulk_create([Comment(post=p, comment=f"Thanks for the {p.title.lower()}", approved=True,
-                                         author_name="Reader") for p in posts[::3]])
+    posts = Post.objects.bulk_create(
+        [
+            Post(
+                title=f"{topic.title()} notes {i}",
+                slug=f"{topic.replace(' ', '-')}-{i}",
+                pub_date=now,
+                body_text=f"All about {topic}: part {i} of the series on {topic}.",
+                body_html=f"<p>{topic}</p>",
+            )
+            for topic in TOPICS
+            for i in range(posts_per_topic)
+        ]
+    )
+    Comment.objects.bulk_create([Comment(post=p, comment=f"Thanks for the {p.title.lower()}", approved=True, author_name="Reader") for p in posts[::3]])
     return posts
 
 
@@ -50,6 +82,7 @@ class Outcome:
 @dataclass
 class SearchLoad:
     """`readers` threads searching `base_url` one request at a time, `pause` seconds apart."""
+
     base_url: str
     readers: int = 3
     pause: float = 0.02
@@ -103,14 +136,18 @@ class SearchLoad:
     def summary(self) -> str:
         """One line for the test report: how many searches, failures, slowest."""
         times = sorted(o.seconds for o in self.outcomes)
-        return (f"{len(times)} searches, {len(self.failures())} failed, p50 {times[len(times) // 2] * 1000:.0f} ms, "
-                f"max {times[-1] * 1000:.0f} ms" if times else "no searches")
+        return (
+            f"{len(times)} searches, {len(self.failures())} failed, p50 {times[len(times) // 2] * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms"
+            if times
+            else "no searches"
+        )
 
 
 @dataclass
 class Author:
     """Saves posts (a new one, then an edit of an earlier one, in turn) every `pause` seconds,
     each save its own transaction with the usual after-commit sync."""
+
     pause: float = 0.1
     saves: int = 0
 
@@ -152,14 +189,12 @@ def differences(es) -> dict:
     from blog.models import Comment as C
     from blog.models import Post as P
 
-    truth = {"posts": {p.pk: p.title for p in P.objects.visible()},
-             "comments": {c.pk: c.post.title for c in C.objects.visible().select_related("post")}}
+    truth = {"posts": {p.pk: p.title for p in P.objects.visible()}, "comments": {c.pk: c.post.title for c in C.objects.visible().select_related("post")}}
     field_of = {"posts": "title", "comments": "post_title"}
     report = {}
     for kind, rows in truth.items():
         es.indices.refresh(index=alias_name(kind))
-        docs = {int(h["_id"]): h["_source"][field_of[kind]]
-                for h in helpers.scan(es, index=alias_name(kind), _source=[field_of[kind]])}
+        docs = {int(h["_id"]): h["_source"][field_of[kind]] for h in helpers.scan(es, index=alias_name(kind), _source=[field_of[kind]])}
         missing = sorted(set(rows) - set(docs))
         extra = sorted(set(docs) - set(rows))
         stale = sorted(pk for pk in set(rows) & set(docs) if rows[pk] != docs[pk])

@@ -8,51 +8,49 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Post',
+            name="Post",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('title', models.CharField(max_length=500)),
-                ('slug', models.SlugField(allow_unicode=True, max_length=255, unique=True)),
-                ('body_html', models.TextField(blank=True, verbose_name='body (HTML)')),
-                ('body_text', models.TextField(blank=True, editable=False, help_text='Derived from the HTML body on save.', verbose_name='plain-text body')),
-                ('summary', models.TextField(blank=True, help_text='Shown in lists; derived from the body when left empty.')),
-                ('pub_date', models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name='publication date')),
-                ('tags', django.contrib.postgres.fields.ArrayField(base_field=models.CharField(max_length=100), blank=True, default=list, size=None)),
-                ('published', models.BooleanField(default=True)),
-                ('modified', models.DateTimeField(auto_now=True, db_index=True)),
-                ('source', models.CharField(blank=True, max_length=100)),
-                ('post_type', models.CharField(blank=True, max_length=50)),
-                ('source_url', models.URLField(blank=True, max_length=1000)),
-                ('link_url', models.URLField(blank=True, max_length=2000)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("title", models.CharField(max_length=500)),
+                ("slug", models.SlugField(allow_unicode=True, max_length=255, unique=True)),
+                ("body_html", models.TextField(blank=True, verbose_name="body (HTML)")),
+                ("body_text", models.TextField(blank=True, editable=False, help_text="Derived from the HTML body on save.", verbose_name="plain-text body")),
+                ("summary", models.TextField(blank=True, help_text="Shown in lists; derived from the body when left empty.")),
+                ("pub_date", models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name="publication date")),
+                ("tags", django.contrib.postgres.fields.ArrayField(base_field=models.CharField(max_length=100), blank=True, default=list, size=None)),
+                ("published", models.BooleanField(default=True)),
+                ("modified", models.DateTimeField(auto_now=True, db_index=True)),
+                ("source", models.CharField(blank=True, max_length=100)),
+                ("post_type", models.CharField(blank=True, max_length=50)),
+                ("source_url", models.URLField(blank=True, max_length=1000)),
+                ("link_url", models.URLField(blank=True, max_length=2000)),
             ],
             options={
-                'ordering': ['-pub_date', '-id'],
-                'indexes': [django.contrib.postgres.indexes.GinIndex(fields=['tags'], name='blog_post_tags_gin')],
+                "ordering": ["-pub_date", "-id"],
+                "indexes": [django.contrib.postgres.indexes.GinIndex(fields=["tags"], name="blog_post_tags_gin")],
             },
         ),
         migrations.CreateModel(
-            name='Comment',
+            name="Comment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('author_name', models.CharField(max_length=200)),
-                ('comment', models.TextField(help_text='Markdown or plain text, as the reader wrote it.')),
-                ('comment_html', models.TextField(blank=True, editable=False, help_text='Sanitized HTML, rendered on save.')),
-                ('created', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('approved', models.BooleanField(db_index=True, default=False)),
-                ('modified', models.DateTimeField(auto_now=True, db_index=True)),
-                ('parent', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='replies', to='blog.comment')),
-                ('post', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='comments', to='blog.post')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("author_name", models.CharField(max_length=200)),
+                ("comment", models.TextField(help_text="Markdown or plain text, as the reader wrote it.")),
+                ("comment_html", models.TextField(blank=True, editable=False, help_text="Sanitized HTML, rendered on save.")),
+                ("created", models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
+                ("approved", models.BooleanField(db_index=True, default=False)),
+                ("modified", models.DateTimeField(auto_now=True, db_index=True)),
+                ("parent", models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="replies", to="blog.comment")),
+                ("post", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="comments", to="blog.post")),
             ],
             options={
-                'ordering': ['created', 'id'],
+                "ordering": ["created", "id"],
             },
         ),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('blog', '0001_initial'),
+        ("blog", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='comment',
-            name='edited_on_site',
+            model_name="comment",
+            name="edited_on_site",
             field=models.BooleanField(db_default=False, default=False, editable=False),
         ),
         migrations.AddField(
-            model_name='post',
-            name='edited_on_site',
+            model_name="post",
+            name="edited_on_site",
             field=models.BooleanField(db_default=False, default=False, editable=False),
         ),
     ]

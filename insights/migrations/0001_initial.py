@@ -6,69 +6,67 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='DailyStat',
+            name="DailyStat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('day', models.DateField(unique=True)),
-                ('searches', models.PositiveIntegerField(default=0)),
-                ('zero_results', models.PositiveIntegerField(default=0)),
-                ('corrected', models.PositiveIntegerField(default=0)),
-                ('cached', models.PositiveIntegerField(default=0)),
-                ('clicked_searches', models.PositiveIntegerField(default=0)),
-                ('clicks', models.PositiveIntegerField(default=0)),
-                ('position_sum', models.PositiveBigIntegerField(default=0)),
-                ('p50_ms', models.FloatField(null=True)),
-                ('p95_ms', models.FloatField(null=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("day", models.DateField(unique=True)),
+                ("searches", models.PositiveIntegerField(default=0)),
+                ("zero_results", models.PositiveIntegerField(default=0)),
+                ("corrected", models.PositiveIntegerField(default=0)),
+                ("cached", models.PositiveIntegerField(default=0)),
+                ("clicked_searches", models.PositiveIntegerField(default=0)),
+                ("clicks", models.PositiveIntegerField(default=0)),
+                ("position_sum", models.PositiveBigIntegerField(default=0)),
+                ("p50_ms", models.FloatField(null=True)),
+                ("p95_ms", models.FloatField(null=True)),
             ],
             options={
-                'ordering': ['day'],
+                "ordering": ["day"],
             },
         ),
         migrations.CreateModel(
-            name='SearchClick',
+            name="SearchClick",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(max_length=24)),
-                ('position', models.PositiveSmallIntegerField()),
-                ('url', models.CharField(max_length=300)),
-                ('created', models.DateTimeField(db_default=django.db.models.functions.datetime.Now(), db_index=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("token", models.CharField(max_length=24)),
+                ("position", models.PositiveSmallIntegerField()),
+                ("url", models.CharField(max_length=300)),
+                ("created", models.DateTimeField(db_default=django.db.models.functions.datetime.Now(), db_index=True)),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('token', 'position'), name='insights_one_click_per_position')],
+                "constraints": [models.UniqueConstraint(fields=("token", "position"), name="insights_one_click_per_position")],
             },
         ),
         migrations.CreateModel(
-            name='SearchLog',
+            name="SearchLog",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(max_length=24)),
-                ('source', models.CharField(choices=[('page', 'results page'), ('instant', 'instant results'), ('api', 'JSON API')], max_length=8)),
-                ('burst', models.CharField(blank=True, max_length=40, null=True)),
-                ('seq', models.PositiveIntegerField(default=0)),
-                ('query', models.TextField()),
-                ('page', models.PositiveSmallIntegerField(default=1)),
-                ('total', models.PositiveIntegerField(default=0)),
-                ('strategy', models.CharField(blank=True, max_length=20)),
-                ('showing_for', models.TextField(blank=True)),
-                ('round_trips', models.PositiveSmallIntegerField(default=0)),
-                ('took_ms', models.PositiveIntegerField(default=0)),
-                ('elapsed_ms', models.FloatField(default=0.0)),
-                ('cached', models.BooleanField(default=False)),
-                ('created', models.DateTimeField(db_default=django.db.models.functions.datetime.Now())),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("token", models.CharField(max_length=24)),
+                ("source", models.CharField(choices=[("page", "results page"), ("instant", "instant results"), ("api", "JSON API")], max_length=8)),
+                ("burst", models.CharField(blank=True, max_length=40, null=True)),
+                ("seq", models.PositiveIntegerField(default=0)),
+                ("query", models.TextField()),
+                ("page", models.PositiveSmallIntegerField(default=1)),
+                ("total", models.PositiveIntegerField(default=0)),
+                ("strategy", models.CharField(blank=True, max_length=20)),
+                ("showing_for", models.TextField(blank=True)),
+                ("round_trips", models.PositiveSmallIntegerField(default=0)),
+                ("took_ms", models.PositiveIntegerField(default=0)),
+                ("elapsed_ms", models.FloatField(default=0.0)),
+                ("cached", models.BooleanField(default=False)),
+                ("created", models.DateTimeField(db_default=django.db.models.functions.datetime.Now())),
             ],
             options={
-                'verbose_name': 'search',
-                'verbose_name_plural': 'search log',
-                'indexes': [django.contrib.postgres.indexes.BrinIndex(fields=['created'], name='insights_searchlog_created')],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('burst__isnull', False)), fields=('burst',), name='insights_one_row_per_burst')],
+                "verbose_name": "search",
+                "verbose_name_plural": "search log",
+                "indexes": [django.contrib.postgres.indexes.BrinIndex(fields=["created"], name="insights_searchlog_created")],
+                "constraints": [models.UniqueConstraint(condition=models.Q(("burst__isnull", False)), fields=("burst",), name="insights_one_row_per_burst")],
             },
         ),
     ]

@@ -6,6 +6,7 @@ Reversible: going back splits every row that counts several searches into one ro
 times kept), and keeps one click per (row, position) where one row's searches opened the same
 position (the old schema cannot tell them apart).
 """
+
 import django.contrib.postgres.fields
 from django.db import migrations, models
 
@@ -24,7 +25,6 @@ ONE_CLICK_PER_ROW_POSITION = """
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("insights", "0001_initial"),
     ]
@@ -39,8 +39,7 @@ class Migration(migrations.Migration):
             database_operations=[
                 migrations.RunSQL(
                     "ALTER TABLE insights_searchlog ALTER COLUMN elapsed_ms TYPE double precision[] USING ARRAY[elapsed_ms]",
-                    reverse_sql=SPLIT_ROWS + "ALTER TABLE insights_searchlog ALTER COLUMN elapsed_ms TYPE double precision "
-                                             "USING coalesce(elapsed_ms[1], 0)",
+                    reverse_sql=SPLIT_ROWS + "ALTER TABLE insights_searchlog ALTER COLUMN elapsed_ms TYPE double precision USING coalesce(elapsed_ms[1], 0)",
                 ),
             ],
             state_operations=[

@@ -7,10 +7,27 @@ the largest part of what a logged row cost PostgreSQL (some 30 us per row at 46,
 reports only read time ranges (the BRIN index) and group, which a 3,000-row sample plans as well.
 A column added to the table later needs the same (tests/test_insights.py checks every column).
 """
+
 from django.db import migrations
 
-COLUMNS = ("id", "token", "source", "burst", "seq", "query", "page", "total", "strategy", "showing_for", "round_trips",
-           "took_ms", "cached", "searches", "elapsed_ms", "created")
+COLUMNS = (
+    "id",
+    "token",
+    "source",
+    "burst",
+    "seq",
+    "query",
+    "page",
+    "total",
+    "strategy",
+    "showing_for",
+    "round_trips",
+    "took_ms",
+    "cached",
+    "searches",
+    "elapsed_ms",
+    "created",
+)
 TARGET = 10
 
 
@@ -19,7 +36,6 @@ def _set(target: int) -> str:
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("insights", "0002_searchlog_searches"),
     ]

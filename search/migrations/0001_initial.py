@@ -5,33 +5,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='IndexGeneration',
+            name="IndexGeneration",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('value', models.BigIntegerField(default=0)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("value", models.BigIntegerField(default=0)),
             ],
         ),
         migrations.CreateModel(
-            name='PendingChange',
+            name="PendingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('post', 'post'), ('comment', 'comment')], max_length=10)),
-                ('object_id', models.BigIntegerField()),
-                ('created', models.DateTimeField(default=django.utils.timezone.now)),
-                ('due_at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('last_error', models.TextField(blank=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("kind", models.CharField(choices=[("post", "post"), ("comment", "comment")], max_length=10)),
+                ("object_id", models.BigIntegerField()),
+                ("created", models.DateTimeField(default=django.utils.timezone.now)),
+                ("due_at", models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("last_error", models.TextField(blank=True)),
             ],
             options={
-                'indexes': [models.Index(fields=['kind', 'object_id'], name='search_pending_obj')],
+                "indexes": [models.Index(fields=["kind", "object_id"], name="search_pending_obj")],
             },
         ),
     ]

@@ -2,10 +2,10 @@
 (bench/baselines.py). It lives in the search app: blog/ knows nothing of search. The expression is
 written out here (a migration must not change when code elsewhere does); it is the same as
 bench/baselines.PG_DOCUMENT, so the planner uses the index (tests/test_relevance.py checks it)."""
+
 from django.db import migrations
 
-PG_DOCUMENT = ("setweight(to_tsvector('english', coalesce(title, '')), 'A') || "
-               "setweight(to_tsvector('english', coalesce(body_text, '')), 'B')")
+PG_DOCUMENT = "setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(body_text, '')), 'B')"
 
 
 class Migration(migrations.Migration):

@@ -5,44 +5,43 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('search', '0003_post_fts_index'),
+        ("search", "0003_post_fts_index"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DeadChange',
+            name="DeadChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('post', 'post'), ('comment', 'comment')], max_length=10)),
-                ('object_id', models.BigIntegerField()),
-                ('tombstone_version', models.BigIntegerField(blank=True, null=True)),
-                ('created', models.DateTimeField()),
-                ('died', models.DateTimeField(default=django.utils.timezone.now)),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('last_error', models.TextField(blank=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("kind", models.CharField(choices=[("post", "post"), ("comment", "comment")], max_length=10)),
+                ("object_id", models.BigIntegerField()),
+                ("tombstone_version", models.BigIntegerField(blank=True, null=True)),
+                ("created", models.DateTimeField()),
+                ("died", models.DateTimeField(default=django.utils.timezone.now)),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("last_error", models.TextField(blank=True)),
             ],
             options={
-                'verbose_name': 'dead outbox entry',
-                'verbose_name_plural': 'dead outbox entries',
+                "verbose_name": "dead outbox entry",
+                "verbose_name_plural": "dead outbox entries",
             },
         ),
         migrations.CreateModel(
-            name='RebuildState',
+            name="RebuildState",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('owner_pid', models.IntegerField(null=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("owner_pid", models.IntegerField(null=True)),
             ],
         ),
         migrations.AddField(
-            model_name='pendingchange',
-            name='replay',
+            model_name="pendingchange",
+            name="replay",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='pendingchange',
-            name='tombstone_version',
+            model_name="pendingchange",
+            name="tombstone_version",
             field=models.BigIntegerField(blank=True, null=True),
         ),
     ]

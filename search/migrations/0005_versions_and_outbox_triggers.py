@@ -15,6 +15,7 @@
 
 blog/ knows nothing of this: Django's models do not declare the column, so the ORM never writes it.
 """
+
 from django.db import migrations
 
 FORWARD = r"""

@@ -4,24 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('search', '0005_versions_and_outbox_triggers'),
+        ("search", "0005_versions_and_outbox_triggers"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Vocabulary',
+            name="Vocabulary",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('prefix', models.CharField(max_length=100, unique=True)),
-                ('min_docs', models.PositiveIntegerField()),
-                ('words', models.BinaryField()),
-                ('size', models.PositiveIntegerField()),
-                ('built', models.DateTimeField(auto_now=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("prefix", models.CharField(max_length=100, unique=True)),
+                ("min_docs", models.PositiveIntegerField()),
+                ("words", models.BinaryField()),
+                ("size", models.PositiveIntegerField()),
+                ("built", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'verbose_name_plural': 'vocabularies',
+                "verbose_name_plural": "vocabularies",
             },
         ),
     ]

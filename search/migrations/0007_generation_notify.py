@@ -3,6 +3,7 @@ web processes learn of it without reading the row on each search (search/generat
 
 A trigger rather than a NOTIFY in Python: whatever bumps the row (the ORM, raw SQL, a restore
 script) notifies, and only when its transaction commits."""
+
 from django.db import migrations
 
 SQL = """

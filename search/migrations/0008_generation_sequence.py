@@ -1,6 +1,7 @@
 """Generation values from a sequence: a bump that is rolled back leaves its value unused forever
 (sequences are not transactional), so nothing cached under it can match a later index state
 (search/generation.py)."""
+
 from django.db import migrations
 
 SQL = """

@@ -6,6 +6,7 @@ search/reader.py, both pure. A search as a whole gets SEARCH["DEADLINE_SECONDS"]
 waits at most what is left of it (never more than the client's own timeout), so three slow answers
 cannot add up to a long wait, and an answer that arrives after the deadline counts as a timeout.
 """
+
 import math
 import threading
 import time

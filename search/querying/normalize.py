@@ -1,4 +1,5 @@
 """Turning what a reader typed into a query we are willing to run."""
+
 import re
 import unicodedata
 
@@ -33,5 +34,5 @@ def normalize_query(raw: str, *, max_length: int, max_words: int, max_tokens: in
     if max_tokens:
         tokens = list(_TOKEN.finditer(text))
         if len(tokens) > max_tokens:
-            text = text[:tokens[max_tokens - 1].end()]
+            text = text[: tokens[max_tokens - 1].end()]
     return text.strip()

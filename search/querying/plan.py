@@ -11,6 +11,7 @@ With the known-word vocabulary (search/vocabulary.py) the service decides before
 
 `choose_alternatives` turns the suggestions (or the word cache's copy of them) into alternatives.
 """
+
 import re
 
 from search.alternative import Alternative
@@ -32,8 +33,9 @@ _JOINED = re.compile(r"[A-Za-z0-9]+(?:[._'][A-Za-z0-9]+)+")
 
 def _body(alts: list[Alternative], *, page: int, cfg: SearchSettings, **extra) -> dict:
     query = build_query(alts, tiers=cfg.ranking.tiers, title_boost=cfg.ranking.title_boost, relevance_weight=cfg.ranking.relevance_weight)
-    return search_body(query, page=page, page_size=cfg.serving.page_size, fragment_size=cfg.serving.highlight_fragment_size,
-                       highlight=highlight_query(alts), **extra)
+    return search_body(
+        query, page=page, page_size=cfg.serving.page_size, fragment_size=cfg.serving.highlight_fragment_size, highlight=highlight_query(alts), **extra
+    )
 
 
 def typed(query: str, cfg: SearchSettings) -> list[Alternative]:
@@ -79,9 +81,12 @@ def suggest_request(query: str, unknown: list[int], *, cfg: SearchSettings) -> d
     for i, (start, end, _) in enumerate(words(query)):
         if i not in unknown:
             text[start:end] = " " * (end - start)
-    return {"size": 0, "track_total_hits": False,
-            "suggest": suggest_block("".join(text), options=cfg.ranking.suggester.as_dict()),
-            "aggs": known_words_aggregation(query, only=unknown)}
+    return {
+        "size": 0,
+        "track_total_hits": False,
+        "suggest": suggest_block("".join(text), options=cfg.ranking.suggester.as_dict()),
+        "aggs": known_words_aggregation(query, only=unknown),
+    }
 
 
 def alternatives_request(alts: list[Alternative], *, page: int, cfg: SearchSettings) -> dict:
@@ -111,8 +116,14 @@ def with_known(query: str, aggregations: dict, unknown: list[int], *, min_docs: 
 def choose_alternatives(query: str, suggest: dict, aggregations: dict, *, cfg: SearchSettings) -> list[Alternative]:
     """What was typed, then the best corrections (search/suggestions.py)."""
     return alternatives(
-        query, suggest, typed_score=cfg.ranking.typed_score, floor=cfg.ranking.min_suggestion_score,
-        max_alternatives=cfg.ranking.max_alternatives, per_token=cfg.ranking.max_options_per_word, costs=cfg.ranking.typo_costs,
+        query,
+        suggest,
+        typed_score=cfg.ranking.typed_score,
+        floor=cfg.ranking.min_suggestion_score,
+        max_alternatives=cfg.ranking.max_alternatives,
+        per_token=cfg.ranking.max_options_per_word,
+        costs=cfg.ranking.typo_costs,
         known=known_spans(query, aggregations, min_docs=cfg.ranking.known_word_min_docs),
-        present=known_spans(query, aggregations, min_docs=1), keep_present=cfg.ranking.keep_present_score,
+        present=known_spans(query, aggregations, min_docs=1),
+        keep_present=cfg.ranking.keep_present_score,
     )

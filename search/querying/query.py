@@ -32,6 +32,7 @@ holding a phrase no longer hides every post whose title holds its words.
 Clauses are named `alt<i>.<tier>` (names must be unique: Elasticsearch keeps one query per name), so
 a hit tells which alternative and which tier it matched (the debug table and "Showing results for").
 """
+
 import re
 import unicodedata
 
@@ -60,8 +61,7 @@ def without_symbols(text: str) -> str:
     phrase of the blog continues ("🔥 firefox extension" would match no title as a phrase)."""
     if text.isascii():
         return text
-    return " ".join("".join(" " if unicodedata.category(ch) in ("So", "Sk") or "\ufe00" <= ch <= "\ufe0f" else ch
-                            for ch in text).split())
+    return " ".join("".join(" " if unicodedata.category(ch) in ("So", "Sk") or "\ufe00" <= ch <= "\ufe0f" else ch for ch in text).split())
 
 
 def without_stop_words(text: str) -> str:
@@ -93,11 +93,13 @@ def _tier_clauses(text: str, words: str) -> dict[str, dict]:
     }
     # With one word, "every word" is the phrase again: those tiers would only double its weight.
     if words and (len(words.split()) > 1 or words.lower() != text.lower()):
-        clauses.update({
-            "title.exact.words": {"match": {exact(TITLE): {"query": words, "operator": "and"}}},
-            "title.stem.words": {"match": {TITLE: {"query": words, "operator": "and"}}},
-            "all.words": {"combined_fields": {"query": words, "fields": list(SEARCHED_FIELDS), "operator": "and"}},
-        })
+        clauses.update(
+            {
+                "title.exact.words": {"match": {exact(TITLE): {"query": words, "operator": "and"}}},
+                "title.stem.words": {"match": {TITLE: {"query": words, "operator": "and"}}},
+                "all.words": {"combined_fields": {"query": words, "fields": list(SEARCHED_FIELDS), "operator": "and"}},
+            }
+        )
     return clauses
 
 
@@ -113,12 +115,19 @@ def build_query(alternatives: list[Alternative], *, tiers: dict, title_boost: fl
         for tier, clause in _tier_clauses(text, words).items():
             if tier not in tiers:
                 continue
-            by_tier[tier].append({"constant_score": {"filter": clause, "boost": round(tiers[tier] * w, 4),
-                                                     "_name": f"alt{i}.{tier}"}})
+            by_tier[tier].append({"constant_score": {"filter": clause, "boost": round(tiers[tier] * w, 4), "_name": f"alt{i}.{tier}"}})
         if words:
-            relevance.append({"multi_match": {"query": words, "fields": [f"{TITLE}^{title_boost}", *BODIES],
-                                              "type": "most_fields", "boost": round(relevance_weight * w, 6),
-                                              "_name": f"alt{i}.{SOME_WORDS}"}})
+            relevance.append(
+                {
+                    "multi_match": {
+                        "query": words,
+                        "fields": [f"{TITLE}^{title_boost}", *BODIES],
+                        "type": "most_fields",
+                        "boost": round(relevance_weight * w, 6),
+                        "_name": f"alt{i}.{SOME_WORDS}",
+                    }
+                }
+            )
     should = [{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses] + relevance
     return {
         "bool": {
@@ -147,8 +156,9 @@ def highlight_query(alternatives: list[Alternative]) -> dict | None:
     return {"multi_match": {"query": " ".join(seen), "fields": list(SEARCHED_FIELDS)}}
 
 
-def search_body(query: dict, *, page: int, page_size: int, fragment_size: int, suggest: dict | None = None,
-                aggs: dict | None = None, highlight: dict | None = None) -> dict:
+def search_body(
+    query: dict, *, page: int, page_size: int, fragment_size: int, suggest: dict | None = None, aggs: dict | None = None, highlight: dict | None = None
+) -> dict:
     """The full request: the query, the page, highlighting (HTML-escaped by Elasticsearch, of the
     `highlight` query when given) and suggest."""
     snippet = {"fragment_size": fragment_size, "number_of_fragments": 1, "no_match_size": fragment_size}

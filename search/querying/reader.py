@@ -1,4 +1,5 @@
 """Elasticsearch answers -> what the reader sees (pure, no I/O; tested as plain dicts)."""
+
 from search.alternative import Alternative
 from search.documents import Hit, result_of
 from search.querying.query import PHRASE, PHRASE_TIERS, WORDS, matched_alternative, matched_tier

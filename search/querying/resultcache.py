@@ -4,6 +4,7 @@ Keyed by the generation (bumped by every index write and alias swap, kept in Pos
 worker serves a stale answer whichever worker asks. Values are compact tuples of primitives
 without the request bodies, cheap to pickle (the lesson of seeds 002/003).
 """
+
 import hashlib
 import logging
 import threading
@@ -87,16 +88,31 @@ _HIT_FIELDS = tuple(f.name for f in fields(Hit))
 
 def pack(result) -> tuple:
     return (
-        result.query, result.page, result.page_size, result.strategy,
+        result.query,
+        result.page,
+        result.page_size,
+        result.strategy,
         tuple((a.score, a.text, a.typed) for a in result.alternatives),
         tuple(tuple(getattr(h, name) for name in _HIT_FIELDS) for h in result.hits),
-        result.total, result.took_ms, result.round_trips, result.showing_for,
+        result.total,
+        result.took_ms,
+        result.round_trips,
+        result.showing_for,
     )
 
 
 def unpack(value: tuple) -> dict:
     """The fields of a SearchResult, from pack()'s tuple."""
     query, page, page_size, strategy, alts, hits, total, took, trips, showing_for = value
-    return dict(query=query, page=page, page_size=page_size, strategy=strategy,
-                alternatives=[Alternative(*a) for a in alts], hits=[Hit(*h) for h in hits], total=total,
-                took_ms=took, round_trips=trips, showing_for=showing_for)
+    return dict(
+        query=query,
+        page=page,
+        page_size=page_size,
+        strategy=strategy,
+        alternatives=[Alternative(*a) for a in alts],
+        hits=[Hit(*h) for h in hits],
+        total=total,
+        took_ms=took,
+        round_trips=trips,
+        showing_for=showing_for,
+    )

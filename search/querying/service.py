@@ -10,6 +10,7 @@ not hold are asked about in one small suggest request first (the original made u
 the word cache remembers their suggestions. Before `reindex` has stored a vocabulary every word
 counts as unknown: right, only slower.
 """
+
 import logging
 import time
 from dataclasses import dataclass, field
@@ -85,8 +86,16 @@ class SearchResult:
             "page": self.page,
             "showing_for": self.showing_for,
             "results": [
-                {"type": h.type, "id": h.id, "post_id": h.post_id, "title": h.title, "url": h.url,
-                 "score": h.score, "highlight": h.snippet_html, "title_highlight": h.title_html}
+                {
+                    "type": h.type,
+                    "id": h.id,
+                    "post_id": h.post_id,
+                    "title": h.title,
+                    "url": h.url,
+                    "score": h.score,
+                    "highlight": h.snippet_html,
+                    "title_highlight": h.title_html,
+                }
                 for h in self.hits
             ],
         }
@@ -106,8 +115,7 @@ def validate_page(raw) -> int:
 
 def normalize(raw: str) -> str:
     cfg = conf.get()
-    return normalize_query(raw, max_length=cfg.ranking.max_query_length, max_words=cfg.ranking.max_query_words,
-                           max_tokens=cfg.ranking.max_query_tokens)
+    return normalize_query(raw, max_length=cfg.ranking.max_query_length, max_words=cfg.ranking.max_query_words, max_tokens=cfg.ranking.max_query_tokens)
 
 
 def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None) -> SearchResult:
@@ -133,8 +141,7 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
             return found
     if not breaker.allows():
         raise SearchUnavailable("Elasticsearch failed moments ago; not retrying yet")
-    executor = Executor(client or get_client(), deadline_seconds=cfg.serving.deadline_seconds,
-                        timeout_seconds=settings.ELASTICSEARCH["TIMEOUT"])
+    executor = Executor(client or get_client(), deadline_seconds=cfg.serving.deadline_seconds, timeout_seconds=settings.ELASTICSEARCH["TIMEOUT"])
     try:
         _run(result, executor, gen)
     except TransportError as exc:  # connection refused, timeout, the deadline passed

@@ -11,6 +11,7 @@ choices, where keeping a token scores the floor (MIN_SUGGESTION_SCORE). So for o
 is the option's own score (as in the original), and an alternative that fixes both typos of a
 two-typo query outranks those that fix only one.
 """
+
 import math
 import re
 
@@ -65,11 +66,7 @@ def known_words_aggregation(query: str, *, only: list[int] | None = None) -> dic
 def known_spans(query: str, aggregations: dict, *, min_docs: int) -> list[tuple[int, int]]:
     """Character ranges of the words found in at least `min_docs` documents (min_docs=1: in any)."""
     buckets = aggregations.get(KNOWN_WORDS, {}).get("words", {}).get("buckets", {})
-    return [
-        (start, end)
-        for i, (start, end, _) in enumerate(words(query))
-        if buckets.get(f"w{i}", {}).get("doc_count", 0) >= min_docs
-    ]
+    return [(start, end) for i, (start, end, _) in enumerate(words(query)) if buckets.get(f"w{i}", {}).get("doc_count", 0) >= min_docs]
 
 
 def in_code_points(query: str, suggest: dict) -> dict:
@@ -105,8 +102,7 @@ COSTS = TypoCosts()  # the defaults, which the site runs unless settings.SEARCH 
 
 def _indels(s: str, doubled: float, insert_delete: float) -> list[float]:
     """[k]: the cost of dropping or adding s[k - 1], cheap when it doubles a neighbour."""
-    return [0.0] + [doubled if (k >= 2 and s[k - 2] == s[k - 1]) or (k < len(s) and s[k] == s[k - 1])
-                    else insert_delete for k in range(1, len(s) + 1)]
+    return [0.0] + [doubled if (k >= 2 and s[k - 2] == s[k - 1]) or (k < len(s) and s[k] == s[k - 1]) else insert_delete for k in range(1, len(s) + 1)]
 
 
 def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
@@ -144,8 +140,7 @@ def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
                 diagonal = prev[j - 1] + 0.0
             else:
                 bj_key = _KEY.get(bj)
-                if ai_key is not None and bj_key is not None and abs(ai_key[0] - bj_key[0]) <= 1 \
-                        and abs(ai_key[1] - bj_key[1]) <= 1:
+                if ai_key is not None and bj_key is not None and abs(ai_key[0] - bj_key[0]) <= 1 and abs(ai_key[1] - bj_key[1]) <= 1:
                     sub = adjacent_key
                 elif ai_vowel and bj in VOWELS:
                     sub = vowel
@@ -169,8 +164,9 @@ def typo_score(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     return round(max(0.0, 1.0 - typo_cost(typed, candidate, costs) / (len(typed) or 1)), 4)
 
 
-def _spans(suggest: dict, *, floor: float, per_token: int, known: list[tuple[int, int]] = (),
-           costs: TypoCosts = COSTS) -> dict[tuple[int, int], list[tuple[float, str]]]:
+def _spans(
+    suggest: dict, *, floor: float, per_token: int, known: list[tuple[int, int]] = (), costs: TypoCosts = COSTS
+) -> dict[tuple[int, int], list[tuple[float, str]]]:
     """Options per (offset, length) span, merged across suggesters, best first, above the floor.
 
     Options are ranked by the typo model's score, then by how many documents hold them (summed
@@ -198,22 +194,30 @@ def _spans(suggest: dict, *, floor: float, per_token: int, known: list[tuple[int
                 score_freq = best.setdefault(text, [score, 0.0])
                 score_freq[1] += float(option.get("freq", 0))
     return {
-        span: [(s, t) for t, (s, f) in sorted(opts.items(), key=lambda tf: (-tf[1][0], -tf[1][1], tf[0]))][:per_token]
-        for span, opts in merged.items()
-        if opts
+        span: [(s, t) for t, (s, f) in sorted(opts.items(), key=lambda tf: (-tf[1][0], -tf[1][1], tf[0]))][:per_token] for span, opts in merged.items() if opts
     }
 
 
 def _replace(query: str, choices: list[tuple[tuple[int, int], str]]) -> str:
     text = query
     for (offset, length), word in sorted(choices, reverse=True):
-        text = text[:offset] + word + text[offset + length:]
+        text = text[:offset] + word + text[offset + length :]
     return text
 
 
-def alternatives(query: str, suggest: dict, *, typed_score: float, floor: float, max_alternatives: int,
-                 per_token: int, known: list[tuple[int, int]] = (), costs: TypoCosts = COSTS,
-                 present: list[tuple[int, int]] = (), keep_present: float = 0.0) -> list[Alternative]:
+def alternatives(
+    query: str,
+    suggest: dict,
+    *,
+    typed_score: float,
+    floor: float,
+    max_alternatives: int,
+    per_token: int,
+    known: list[tuple[int, int]] = (),
+    costs: TypoCosts = COSTS,
+    present: list[tuple[int, int]] = (),
+    keep_present: float = 0.0,
+) -> list[Alternative]:
     """The typed query first, then up to max_alternatives - 1 corrections, best first.
 
     `known` are character ranges of words not to correct (see known_spans).

@@ -6,6 +6,7 @@ With every word of a query cached, the alternatives are known before any request
 misspelled query takes one round trip instead of two. Keys carry the index generation, like the
 result cache, so an index change invalidates them at once.
 """
+
 import hashlib
 import json
 
@@ -21,8 +22,7 @@ def _key(word: str, *, generation: int, options: dict) -> str:
     return f"search:{_VERSION}:{namespace()}:{generation}:{digest}"
 
 
-def lookup(query: str, *, generation: int, options: dict, seconds: int,
-           only: list[int] | None = None) -> tuple[dict, dict] | None:
+def lookup(query: str, *, generation: int, options: dict, seconds: int, only: list[int] | None = None) -> tuple[dict, dict] | None:
     """(suggest, aggregations) rebuilt for the whole query (or for the words at the indices
     `only`), or None unless every one of those words is cached."""
     spans = [(i, span) for i, span in enumerate(words(query)) if only is None or i in only]
@@ -39,8 +39,7 @@ def lookup(query: str, *, generation: int, options: dict, seconds: int,
         buckets[f"w{i}"] = {"doc_count": count}
         for name, word_entries in entries.items():
             for text, offset, length, options_ in word_entries:
-                suggest[name].append({"text": text, "offset": start + offset, "length": length,
-                                      "options": [{"text": t, "score": s} for t, s in options_]})
+                suggest[name].append({"text": text, "offset": start + offset, "length": length, "options": [{"text": t, "score": s} for t, s in options_]})
     return suggest, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
 
 
@@ -50,12 +49,10 @@ def _inside(entry: dict, query: str, start: int, end: int) -> bool:
     entries are not all provably its own is not cached at all (an entry that is not the word's
     text as typed may also be a folded "café" or a possessive "jekyll's": one request more)."""
     offset, length = int(entry["offset"]), int(entry["length"])
-    return (start <= offset and offset + length <= end
-            and str(entry.get("text", "")).lower() == query[offset:offset + length].lower())
+    return start <= offset and offset + length <= end and str(entry.get("text", "")).lower() == query[offset : offset + length].lower()
 
 
-def store(query: str, suggest: dict, aggregations: dict, *, generation: int, options: dict, seconds: int,
-          only: list[int] | None = None) -> None:
+def store(query: str, suggest: dict, aggregations: dict, *, generation: int, options: dict, seconds: int, only: list[int] | None = None) -> None:
     """Split a response's suggestions and counts by word (only the words at the indices `only`,
     those it was asked about) and cache each word (compact tuples)."""
     if seconds <= 0:
@@ -69,8 +66,7 @@ def store(query: str, suggest: dict, aggregations: dict, *, generation: int, opt
         if not all(_inside(e, query, start, end) for found in mine.values() for e in found):
             continue  # not provably this word's (folded or possessive tokens too): not cached
         entries = {
-            name: [(e["text"], e["offset"] - start, e["length"], [(o["text"], o["score"]) for o in e.get("options", [])])
-                   for e in found]
+            name: [(e["text"], e["offset"] - start, e["length"], [(o["text"], o["score"]) for o in e.get("options", [])]) for e in found]
             for name, found in mine.items()
         }
         values[_key(word, generation=generation, options=options)] = (buckets.get(f"w{i}", {}).get("doc_count", 0), entries)

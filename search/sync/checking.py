@@ -6,6 +6,7 @@ are read again on both sides before they are reported (a sync may have been appl
 `--repair` sends them through the same path as any change, so versions keep a repair from
 overwriting anything newer.
 """
+
 from dataclasses import dataclass, field
 
 from elasticsearch import helpers
@@ -46,8 +47,7 @@ def indexed_versions(client, kind: str, ids=None) -> dict[int, int]:
             return {}
         docs = client.mget(index=alias, ids=[str(i) for i in ids], source=False)["docs"]
         return {int(d["_id"]): d["_version"] for d in docs if d.get("found")}
-    return {int(hit["_id"]): hit["_version"]
-            for hit in helpers.scan(client, index=alias, query={"query": {"match_all": {}}}, _source=False, version=True)}
+    return {int(hit["_id"]): hit["_version"] for hit in helpers.scan(client, index=alias, query={"query": {"match_all": {}}}, _source=False, version=True)}
 
 
 def compare(kind: str, expected: dict, indexed: dict) -> KindCheck:

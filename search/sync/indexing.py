@@ -9,6 +9,7 @@ any order without resurrecting old content or hiding new content. A version conf
 counted and treated as harmless only when the index is one of ours (its `_meta` names the
 PostgreSQL version scheme): then it proves the index already holds the same or a newer version.
 """
+
 import logging
 from collections import Counter, deque
 from collections.abc import Iterator
@@ -54,6 +55,7 @@ def is_transient_status(status: int) -> bool:
 @dataclass
 class BulkOutcome:
     """Per outbox key: applied, or failed with a reason. 409s proven harmless are counted."""
+
     applied: set = field(default_factory=set)
     failed: dict = field(default_factory=dict)
     transient: set = field(default_factory=set)  # failed keys whose failure was not their own fault
@@ -75,8 +77,14 @@ def comment_to_doc(comment: Comment) -> dict:
 def index_action(index: str, kind: str, obj) -> dict:
     """Index a visible row; `obj` carries `row_version` (see search/versions.py)."""
     doc = post_to_doc(obj) if kind == Kind.POSTS else comment_to_doc(obj)
-    return {"_op_type": "index", "_index": index, "_id": str(obj.pk), "version": doc_version(obj.row_version, True),
-            "version_type": "external_gte", "_source": doc}
+    return {
+        "_op_type": "index",
+        "_index": index,
+        "_id": str(obj.pk),
+        "version": doc_version(obj.row_version, True),
+        "version_type": "external_gte",
+        "_source": doc,
+    }
 
 
 def delete_action(index: str, pk: int, *, version: int) -> dict:
@@ -124,8 +132,7 @@ def actions_for_changes(changes: dict[Key, int | None]) -> list[tuple[Key, dict]
         elif changes[(POSTS, pk)] is not None:
             pairs.append(((POSTS, pk), delete_action(posts_alias, pk, version=changes[(POSTS, pk)])))
 
-    comments = with_comment_versions(
-        Comment.objects.select_related("post").filter(Q(pk__in=comment_ids) | Q(post_id__in=post_ids)))
+    comments = with_comment_versions(Comment.objects.select_related("post").filter(Q(pk__in=comment_ids) | Q(post_id__in=post_ids)))
     seen = set()
     for comment in comments:
         seen.add(comment.pk)
@@ -137,8 +144,7 @@ def actions_for_changes(changes: dict[Key, int | None]) -> list[tuple[Key, dict]
     return pairs
 
 
-def run_bulk(pairs: list[tuple[Key, dict]], *, client=None, require_alias: bool = True,
-             refresh: bool = True) -> BulkOutcome:
+def run_bulk(pairs: list[tuple[Key, dict]], *, client=None, require_alias: bool = True, refresh: bool = True) -> BulkOutcome:
     """Send the actions; report per key which were applied and which failed, and why.
 
     Raises IndexingError when the request itself fails (some items may have been applied: the
@@ -153,9 +159,16 @@ def run_bulk(pairs: list[tuple[Key, dict]], *, client=None, require_alias: bool 
         require_aliases(client, {a["_index"] for _, a in pairs})
     keys = [key for key, _ in pairs]
     try:
-        results = helpers.streaming_bulk(client, [a for _, a in pairs], raise_on_error=False, raise_on_exception=True,
-                                         yield_ok=True, require_alias=require_alias, refresh=refresh,
-                                         chunk_size=conf.get().index.bulk_chunk_size)
+        results = helpers.streaming_bulk(
+            client,
+            [a for _, a in pairs],
+            raise_on_error=False,
+            raise_on_exception=True,
+            yield_ok=True,
+            require_alias=require_alias,
+            refresh=refresh,
+            chunk_size=conf.get().index.bulk_chunk_size,
+        )
         for key, (ok, item) in zip(keys, results, strict=True):
             if ok:
                 continue
@@ -164,7 +177,7 @@ def run_bulk(pairs: list[tuple[Key, dict]], *, client=None, require_alias: bool 
                 outcome.conflicts += 1
             elif verdict != "harmless":
                 outcome.failed.setdefault(key, verdict)
-                (_, detail), = item.items()
+                ((_, detail),) = item.items()
                 if is_transient_status(int(detail.get("status", 0))):
                     outcome.transient.add(key)
     except ApiError as exc:
@@ -178,15 +191,14 @@ def run_bulk(pairs: list[tuple[Key, dict]], *, client=None, require_alias: bool 
 
 
 def classify(client, item: dict) -> str:
-    """"harmless" (a delete of a missing document), "conflict" (a 409 proven harmless) or the
+    """ "harmless" (a delete of a missing document), "conflict" (a 409 proven harmless) or the
     error message. A 404 on an index operation means the alias is missing: a real failure."""
-    (op, detail), = item.items()
+    ((op, detail),) = item.items()
     status = int(detail.get("status", 0))
     if op == "delete" and status == 404 and detail.get("result") == "not_found":
         return "harmless"
     if status == 409 and uses_our_versions(client, detail.get("_index", "")):
-        log.info("version conflict on %s %s/%s: %s", op, detail.get("_index"), detail.get("_id"),
-                 (detail.get("error") or {}).get("reason", ""))
+        log.info("version conflict on %s %s/%s: %s", op, detail.get("_index"), detail.get("_id"), (detail.get("error") or {}).get("reason", ""))
         return "conflict"
     if status == 404:
         forget_aliases()
@@ -258,6 +270,7 @@ def parallel_load(client, actions: Iterator[dict], *, chunk_size: int, threads: 
     see its transaction), only the bulk requests run on the workers. At most 2 x threads chunks
     are held in memory. Raises IndexingError on the first item Elasticsearch refuses.
     """
+
     def send(chunk: list[dict]) -> Counter:
         counts = Counter(action["_index"] for action in chunk)
         _, errors = helpers.bulk(client, chunk, raise_on_error=False, chunk_size=len(chunk), stats_only=False)

@@ -13,6 +13,7 @@ entry's fault (unreachable, overloaded, read-only index) never count as attempts
 While a rebuild runs (RebuildState), applied entries are kept, marked `replay`, for the rebuild
 to replay into its new indices after the alias swap.
 """
+
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
@@ -99,15 +100,15 @@ def record_outcome(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> D
             continue
         attempts = e.attempts + 1
         if attempts >= cfg.sync.outbox_max_attempts:
-            DeadChange.objects.create(kind=e.kind, object_id=e.object_id, tombstone_version=e.tombstone_version,
-                                      created=e.created, attempts=attempts, last_error=result.error)
+            DeadChange.objects.create(
+                kind=e.kind, object_id=e.object_id, tombstone_version=e.tombstone_version, created=e.created, attempts=attempts, last_error=result.error
+            )
             PendingChange.objects.filter(id=e.id).delete()
             result.dead += 1
             log.error("outbox entry %s %s is dead after %d attempts: %s", e.kind, e.object_id, attempts, result.error)
             continue
         delay = timedelta(seconds=cfg.sync.outbox_retry_seconds * 2 ** (attempts - 1))
-        PendingChange.objects.filter(id=e.id).update(attempts=attempts, last_error=result.error,
-                                                     due_at=StatementNow() + delay)
+        PendingChange.objects.filter(id=e.id).update(attempts=attempts, last_error=result.error, due_at=StatementNow() + delay)
         log.warning("outbox entry %s %s refused (attempt %d): %s", e.kind, e.object_id, attempts, result.error)
     return result
 
@@ -187,7 +188,8 @@ def state() -> dict:
             f"coalesce(extract(epoch FROM statement_timestamp() - min(due_at) "
             f"FILTER (WHERE due_at <= statement_timestamp())), 0), "
             f"(SELECT count(*) FROM {DeadChange._meta.db_table}) "
-            f"FROM {PendingChange._meta.db_table} WHERE NOT replay")
+            f"FROM {PendingChange._meta.db_table} WHERE NOT replay"
+        )
         pending, due, lag, dead = cursor.fetchone()
     lag = float(lag)
     ok = dead == 0 and lag <= conf.get().sync.outbox_max_lag_seconds
@@ -198,8 +200,8 @@ def retry_dead(ids) -> int:
     """Move dead letters back into the outbox (after fixing their cause)."""
     with transaction.atomic():
         dead = list(DeadChange.objects.select_for_update().filter(id__in=ids))
-        PendingChange.objects.bulk_create([
-            PendingChange(kind=d.kind, object_id=d.object_id, tombstone_version=d.tombstone_version, created=d.created)
-            for d in dead])
+        PendingChange.objects.bulk_create(
+            [PendingChange(kind=d.kind, object_id=d.object_id, tombstone_version=d.tombstone_version, created=d.created) for d in dead]
+        )
         DeadChange.objects.filter(id__in=[d.id for d in dead]).delete()
     return len(dead)

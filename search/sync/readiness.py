@@ -4,6 +4,7 @@ On one node the answers are trivial; on a cluster they decide whether an alias s
 new index whose replicas are still copying would leave searches on a single copy, or on none if
 a node went away meanwhile).
 """
+
 import logging
 import time
 
@@ -44,14 +45,15 @@ def wait_until_ready(client, indices: list[str], *, timeout: float | None = None
             log.info("new indices %s are %s", ", ".join(indices), health["status"])
             return health["status"]
         if time.monotonic() >= deadline:
-            raise IndicesNotReady(f"{', '.join(indices)} still {health['status']} after {timeout:g}s (waiting for {want}; "
-                                  f"{health['unassigned_shards']} shard copies unassigned, "
-                                  f"{health['initializing_shards']} initializing)")
+            raise IndicesNotReady(
+                f"{', '.join(indices)} still {health['status']} after {timeout:g}s (waiting for {want}; "
+                f"{health['unassigned_shards']} shard copies unassigned, "
+                f"{health['initializing_shards']} initializing)"
+            )
         time.sleep(cfg.index.ready_poll_seconds)
 
 
 def summary(client) -> dict:
     """Status and node counts for /healthz."""
     health = client.cluster.health(timeout="1s")
-    return {"status": health["status"], "nodes": health["number_of_nodes"],
-            "data_nodes": health["number_of_data_nodes"]}
+    return {"status": health["status"], "nodes": health["number_of_nodes"], "data_nodes": health["number_of_data_nodes"]}

@@ -10,6 +10,7 @@ so nothing is lost, and the command says exactly that. A second concurrent rebui
 a PostgreSQL advisory lock, released by PostgreSQL itself if the process dies; the replay log of
 a killed run is recovered by the next sync or rebuild.
 """
+
 import logging
 import time
 import zlib
@@ -73,9 +74,7 @@ def reindex_lock():
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
         if not cursor.fetchone()[0]:
-            raise ReindexAlreadyRunning(
-                f"another reindex is running (PostgreSQL advisory lock {key} is held); wait for it to finish"
-            )
+            raise ReindexAlreadyRunning(f"another reindex is running (PostgreSQL advisory lock {key} is held); wait for it to finish")
     try:
         yield
     finally:
@@ -142,6 +141,7 @@ def _timed_from_first(bar) -> Callable[[int], None]:
             bar.reset(total=bar.total)
             started = True
         bar.update(count)
+
     return update
 
 
@@ -152,8 +152,7 @@ def build(client, kinds, report: RebuildReport, progress_factory=None) -> dict[s
         for kind in kinds:
             new[kind] = create_index(client, kind)
         if progress_factory:
-            bars = {kind: progress_factory(total=querysets()[kind]().count(), desc=kind, position=i)
-                    for i, kind in enumerate(kinds)}
+            bars = {kind: progress_factory(total=querysets()[kind]().count(), desc=kind, position=i) for i, kind in enumerate(kinds)}
         started = time.perf_counter()
         try:
             report.kinds.extend(load(client, new, progress={kind: _timed_from_first(bar) for kind, bar in bars.items()}))
@@ -207,10 +206,11 @@ def reconcile(client, kind: str) -> int:
     """
     alias = alias_name(kind)
     visible = set(querysets()[kind]().values_list("pk", flat=True))
-    candidates = {int(hit["_id"]): hit["_version"]
-                  for hit in helpers.scan(client, index=alias, query={"query": {"match_all": {}}}, _source=False,
-                                          version=True)
-                  if int(hit["_id"]) not in visible}
+    candidates = {
+        int(hit["_id"]): hit["_version"]
+        for hit in helpers.scan(client, index=alias, query={"query": {"match_all": {}}}, _source=False, version=True)
+        if int(hit["_id"]) not in visible
+    }
     if not candidates:
         return 0
     try:
@@ -314,7 +314,8 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
             raise RebuildFailedAfterSwap(
                 f"the new indices are live and caught up, but finishing the rebuild failed ({exc}); "
                 f"changes waiting in the outbox are applied by the next sync or `search_sync`, and "
-                f"indices left over are removed by the next rebuild. Nothing was lost.") from exc
+                f"indices left over are removed by the next rebuild. Nothing was lost."
+            ) from exc
     report.seconds = time.perf_counter() - started
     return report
 
@@ -337,8 +338,7 @@ def refresh_vocabulary(client, words: Future | None = None) -> int | None:
     try:
         count = vocabulary.store(client, words=words.result() if words is not None else None)
     except Exception:  # noqa: BLE001 - Elasticsearch or PostgreSQL refusing: the rebuild itself succeeded
-        log.warning("could not read the known-word vocabulary; searches ask Elasticsearch until the next reindex",
-                    exc_info=True)
+        log.warning("could not read the known-word vocabulary; searches ask Elasticsearch until the next reindex", exc_info=True)
         try:  # the previous one describes other indices: searches must not trust it
             vocabulary.drop()
             generation.bump()
@@ -358,5 +358,7 @@ def after_swap_failure(client, new, old, exc) -> str:
         where = "the aliases point at the previous indices again"
     else:
         where = f"the aliases stay on the new indices ({', '.join(new.values())}); the previous ones are kept"
-    return (f"reindex failed after the alias swap ({exc}); {where}; {pending} change(s) made during the rebuild "
-            f"wait in the outbox (`search_sync` applies them). Nothing was lost.")
+    return (
+        f"reindex failed after the alias swap ({exc}); {where}; {pending} change(s) made during the rebuild "
+        f"wait in the outbox (`search_sync` applies them). Nothing was lost."
+    )

@@ -8,6 +8,7 @@ PostgreSQL backend that owns it, so a log left by a killed rebuild is recognised
 gone) and released: its kept entries become ordinary pending entries again, applied to whatever
 the aliases point to now. Nothing depends on a clock.
 """
+
 from django.db import connection, transaction
 
 from common.batching import batched
@@ -25,8 +26,7 @@ def is_open() -> bool:
 
     A log left by a dead process (a killed rebuild) is released first."""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT owner_pid, NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = owner_pid) "
-                       f"FROM {_TABLE} WHERE id = 1 FOR SHARE")
+        cursor.execute(f"SELECT owner_pid, NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = owner_pid) FROM {_TABLE} WHERE id = 1 FOR SHARE")
         row = cursor.fetchone()
     if row is None or row[0] is None:
         return False
@@ -59,8 +59,7 @@ def open_log() -> set[int]:
     if row and row[0] is not None:
         release(row[0])  # a killed run's log (the caller holds the rebuild lock)
     with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {_TABLE} (id, owner_pid) VALUES (1, pg_backend_pid()) "
-                       f"ON CONFLICT (id) DO UPDATE SET owner_pid = excluded.owner_pid")
+        cursor.execute(f"INSERT INTO {_TABLE} (id, owner_pid) VALUES (1, pg_backend_pid()) ON CONFLICT (id) DO UPDATE SET owner_pid = excluded.owner_pid")
         cursor.execute(f"SELECT id FROM {PendingChange._meta.db_table} WHERE NOT replay AND due_at <= statement_timestamp()")
         return {row[0] for row in cursor.fetchall()}
 

@@ -6,6 +6,7 @@ applied soon after the commit; writes that bypass signals (QuerySet.update, raw 
 importer) are applied by the next sync or by `search_sync`, which the scheduler runs every
 minute. Nothing here can make a save fail or wait long on Elasticsearch.
 """
+
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver

@@ -14,9 +14,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("directory", type=Path)
         parser.add_argument("--no-progress", action="store_true", help="Hide the progress bars.")
-        parser.add_argument("--overwrite", action="store_true",
-                            help="Let the file win: also reset published/approved and rows edited on the site "
-                                 "(by default neither is ever reverted).")
+        parser.add_argument(
+            "--overwrite",
+            action="store_true",
+            help="Let the file win: also reset published/approved and rows edited on the site (by default neither is ever reverted).",
+        )
 
     def handle(self, directory: Path, no_progress: bool, verbosity: int, overwrite: bool, **options):
         started = time.perf_counter()
@@ -29,11 +31,12 @@ class Command(BaseCommand):
         for problem in posts.problems + comments.problems:
             self.stderr.write(f"  {problem}")
         elapsed = time.perf_counter() - started
-        self.stdout.write(self.style.SUCCESS(
-            f"Imported {posts.created + posts.updated} posts ({posts.created} new, {posts.updated} updated, "
-            f"{posts.kept} kept as edited on the site, {posts.skipped} skipped) and "
-            f"{comments.created + comments.updated} comments ({comments.created} new, {comments.updated} updated, "
-            f"{comments.kept} kept as edited on the site, {comments.skipped} skipped) in {elapsed:.1f}s."
-        ))
-        self.stdout.write("The changes are in the search outbox: `python manage.py search_sync` applies them "
-                          "(the scheduler does every minute).")
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Imported {posts.created + posts.updated} posts ({posts.created} new, {posts.updated} updated, "
+                f"{posts.kept} kept as edited on the site, {posts.skipped} skipped) and "
+                f"{comments.created + comments.updated} comments ({comments.created} new, {comments.updated} updated, "
+                f"{comments.kept} kept as edited on the site, {comments.skipped} skipped) in {elapsed:.1f}s."
+            )
+        )
+        self.stdout.write("The changes are in the search outbox: `python manage.py search_sync` applies them (the scheduler does every minute).")

@@ -1,5 +1,6 @@
 """`manage.py search_report --days 7`: the admin report's summary in the terminal;
 `--prune`: keep the daily figures and delete log rows older than INSIGHTS["RETENTION_DAYS"]."""
+
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
@@ -17,26 +18,25 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--days", type=int, default=settings.INSIGHTS["REPORT_DAYS"], help="Days to report, today included.")
         parser.add_argument("--rows", type=int, default=settings.INSIGHTS["REPORT_ROWS"], help="Rows per table.")
-        parser.add_argument("--prune", action="store_true",
-                            help="Sum up finished days, then delete log rows and clicks older than the retention period.")
+        parser.add_argument("--prune", action="store_true", help="Sum up finished days, then delete log rows and clicks older than the retention period.")
 
     def handle(self, *args, days, rows, prune, **options):
         buffer.flush()  # this process's own entries, if any
         if prune:
             done = retention.prune()
-            self.stdout.write(f"Pruned before {done.cutoff}: {done.searches} searches and {done.clicks} clicks deleted; "
-                              f"{done.days_kept} days of figures kept.")
+            self.stdout.write(f"Pruned before {done.cutoff}: {done.searches} searches and {done.clicks} clicks deleted; {done.days_kept} days of figures kept.")
             return
         period = reports.Period.last_days(days)
         daily = reports.daily(period)
         s = reports.summary(daily)
         out = self.stdout.write
         out(f"Search report {period.first} to {period.last} (UTC)")
-        out(f"  searches {s['searches']}, no result {s['zero_results']} ({_percent(s['zero_rate'])}), "
-            f"corrected {s['corrected']} ({_percent(s['correction_rate'])}), from the cache {_percent(s['cached_rate'])}")
+        out(
+            f"  searches {s['searches']}, no result {s['zero_results']} ({_percent(s['zero_rate'])}), "
+            f"corrected {s['corrected']} ({_percent(s['correction_rate'])}), from the cache {_percent(s['cached_rate'])}"
+        )
         mean = "-" if s["mean_position"] is None else f"{s['mean_position']:.1f}"
-        out(f"  click-through rate {_percent(s['click_through_rate'])} ({s['clicked_searches']} searches, {s['clicks']} clicks), "
-            f"mean clicked position {mean}")
+        out(f"  click-through rate {_percent(s['click_through_rate'])} ({s['clicked_searches']} searches, {s['clicks']} clicks), mean clicked position {mean}")
         for title, fn, columns in reports.TABLES.values():
             out(f"\n{title}")
             found = fn(period, limit=rows)

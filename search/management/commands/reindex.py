@@ -11,15 +11,20 @@ from search.sync.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning, r
 
 
 class Command(BaseCommand):
-    help = ("Rebuild the search indices from PostgreSQL and swap them in atomically (searches keep answering "
-            "from the old ones meanwhile; changes made during the rebuild are caught up).")
+    help = (
+        "Rebuild the search indices from PostgreSQL and swap them in atomically (searches keep answering "
+        "from the old ones meanwhile; changes made during the rebuild are caught up)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--only", choices=KINDS, help="Rebuild one document type only.")
         parser.add_argument("--keep-old", action="store_true", help="Keep the replaced indices instead of deleting them.")
-        parser.add_argument("--if-missing", action="store_true",
-                            help="Rebuild only when the aliases do not exist yet or their indices were built by an older "
-                                 "release; otherwise apply the outbox (and read the vocabulary if none is stored).")
+        parser.add_argument(
+            "--if-missing",
+            action="store_true",
+            help="Rebuild only when the aliases do not exist yet or their indices were built by an older "
+            "release; otherwise apply the outbox (and read the vocabulary if none is stored).",
+        )
         parser.add_argument("--no-progress", action="store_true", help="Hide the progress bars.")
 
     def handle(self, *args, only, keep_old, if_missing, no_progress, verbosity, **options):
@@ -54,13 +59,14 @@ class Command(BaseCommand):
         if report.kept_old:
             self.stdout.write(f"  kept previous indices: {', '.join(report.kept_old)}")
         if report.vocabulary is None:
-            self.stderr.write("  could not read the known-word vocabulary (see the log): searches stay right, but slower; "
-                              "`search_vocabulary` retries")
+            self.stderr.write("  could not read the known-word vocabulary (see the log): searches stay right, but slower; `search_vocabulary` retries")
         else:
             self.stdout.write(f"  known-word vocabulary: {report.vocabulary:,} words")
         total = sum(k.indexed for k in report.kinds)
-        self.stdout.write(self.style.SUCCESS(
-            f"Reindexed {total} documents in {report.seconds:.1f}s ({total / report.seconds if report.seconds else 0:,.0f} docs/s); "
-            f"caught up {report.caught_up} change(s) made during the rebuild, removed {report.reconciled} "
-            f"document(s) of hidden or deleted rows, applied {report.pending_applied} pending."
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Reindexed {total} documents in {report.seconds:.1f}s ({total / report.seconds if report.seconds else 0:,.0f} docs/s); "
+                f"caught up {report.caught_up} change(s) made during the rebuild, removed {report.reconciled} "
+                f"document(s) of hidden or deleted rows, applied {report.pending_applied} pending."
+            )
+        )

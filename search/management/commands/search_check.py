@@ -5,8 +5,10 @@ from search.sync import checking
 
 
 class Command(BaseCommand):
-    help = ("Compare what PostgreSQL says is visible with the search index: missing, extra and stale "
-            "documents. With --repair, fix them. Exits with an error while differences remain.")
+    help = (
+        "Compare what PostgreSQL says is visible with the search index: missing, extra and stale "
+        "documents. With --repair, fix them. Exits with an error while differences remain."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--repair", action="store_true", help="Apply every difference found.")
@@ -15,8 +17,7 @@ class Command(BaseCommand):
         try:
             self.run(repair)
         except (TransportError, ApiError) as exc:
-            raise CommandError(f"could not read the index ({exc}); is Elasticsearch up, and has "
-                               f"`manage.py reindex` created the aliases?") from exc
+            raise CommandError(f"could not read the index ({exc}); is Elasticsearch up, and has `manage.py reindex` created the aliases?") from exc
 
     def run(self, repair: bool):
         results = checking.check()
@@ -36,5 +37,6 @@ class Command(BaseCommand):
     def report(self, results):
         for r in results:
             self.stdout.write(f"  {r.kind}: {len(r.missing)} missing, {len(r.extra)} extra, {len(r.stale)} stale")
-        self.stdout.write(f"{sum(len(r.missing) for r in results)} missing, {sum(len(r.extra) for r in results)} extra, "
-                          f"{sum(len(r.stale) for r in results)} stale")
+        self.stdout.write(
+            f"{sum(len(r.missing) for r in results)} missing, {sum(len(r.extra) for r in results)} extra, {sum(len(r.stale) for r in results)} stale"
+        )

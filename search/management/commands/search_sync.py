@@ -10,14 +10,18 @@ from search.sync import outbox
 
 
 class Command(BaseCommand):
-    help = ("Apply the search outbox: changes saved while Elasticsearch was unavailable, or retried later. "
-            "With --every N, keep doing it every N seconds (the scheduler of the compose file).")
+    help = (
+        "Apply the search outbox: changes saved while Elasticsearch was unavailable, or retried later. "
+        "With --every N, keep doing it every N seconds (the scheduler of the compose file)."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--every", type=float, metavar="SECONDS",
-                            help="Run forever, applying the outbox every SECONDS; a failed round is reported and retried.")
-        parser.add_argument("--vocabulary-every", type=float, metavar="SECONDS",
-                            help="With --every: also re-read the known-word vocabulary this often (as search_vocabulary).")
+        parser.add_argument(
+            "--every", type=float, metavar="SECONDS", help="Run forever, applying the outbox every SECONDS; a failed round is reported and retried."
+        )
+        parser.add_argument(
+            "--vocabulary-every", type=float, metavar="SECONDS", help="With --every: also re-read the known-word vocabulary this often (as search_vocabulary)."
+        )
 
     def handle(self, *args, every, vocabulary_every, **options):
         if every is None:
@@ -42,10 +46,8 @@ class Command(BaseCommand):
         result = outbox.drain_all(batch=conf.get().sync.pending_drain_batch, client=bulk_client())
         outbox.breaker.reset()
         if result.unreachable:
-            raise CommandError(f"Elasticsearch refused the pending changes ({result.error}); "
-                               f"{outbox.depth()} still waiting. Nothing was lost.")
-        message = (f"Applied {result.applied} pending change(s); {outbox.depth()} waiting (scheduled for later "
-                   f"or retried later).")
+            raise CommandError(f"Elasticsearch refused the pending changes ({result.error}); {outbox.depth()} still waiting. Nothing was lost.")
+        message = f"Applied {result.applied} pending change(s); {outbox.depth()} waiting (scheduled for later or retried later)."
         if result.dead:
             message += f" {result.dead} change(s) refused too often moved to the dead letters (see /admin/)."
         if result.failed:

@@ -5,12 +5,15 @@ from search.sync.rebuild import refresh_vocabulary
 
 
 class Command(BaseCommand):
-    help = ("Read the known-word vocabulary again from the live indices and store it for every web process "
-            "(reindex does it too; run it hourly so words of new posts stop taking the suggest round trip).")
+    help = (
+        "Read the known-word vocabulary again from the live indices and store it for every web process "
+        "(reindex does it too; run it hourly so words of new posts stop taking the suggest round trip)."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--if-possible", action="store_true",
-                            help="Only warn when the words cannot be read (searches stay right without them, only slower).")
+        parser.add_argument(
+            "--if-possible", action="store_true", help="Only warn when the words cannot be read (searches stay right without them, only slower)."
+        )
 
     def handle(self, *args, if_possible, **options):
         words = refresh_vocabulary(bulk_client())
