@@ -43,6 +43,22 @@ def multi_match(query: str, *, size: int = 10, fuzzy: bool = False, exact: bool 
     return ids, response["hits"]["total"]["value"]
 
 
+def bool_prefix(query: str, *, size: int = 10, fuzzy: bool = False, client=None) -> tuple[list[int | None], int]:
+    """Elasticsearch's own as-you-type search: `multi_match` of type `bool_prefix` on the words as
+    written (every word a term, the last also a prefix), title weighing TITLE_BOOST times."""
+    clause = {"query": query, "fields": _fields(True), "type": "bool_prefix"}
+    if fuzzy:
+        clause["fuzziness"] = "AUTO"
+    body = {
+        "query": {"bool": {"must": {"multi_match": clause}, "filter": [{"range": {"pub_date": {"lte": "now/m"}}}]}},
+        "size": size,
+        "_source": ["doc_type", "post_id"],
+    }
+    response = (client or get_client()).search(index=f"{alias_name('posts')},{alias_name('comments')}", **body).body
+    ids = [h["_source"]["post_id"] if h["_source"].get("doc_type") == "post" else None for h in response["hits"]["hits"]]
+    return ids, response["hits"]["total"]["value"]
+
+
 def multi_match_hits(query: str, *, size: int = 10, fuzzy: bool = False) -> tuple[list[dict], int]:
     """Result rows like our API's, for the baseline view."""
     if not query:

@@ -128,6 +128,11 @@ class RankingSettings:
     keep_present_score: float = _doc("Score of keeping a typed word fewer documents hold, when several words are corrected together.", 0.9)
     suggester: SuggesterOptions = _doc("Term suggester options (below).", SuggesterOptions())
     tiers: Mapping = _doc("Ranking tiers and their constant scores (docs/search.md).", TIERS)
+    completion_weight: float = _doc(
+        "An unfinished last word's completions weigh this times what was typed (below 1: the word as typed "
+        "first; above the corrections' weights: completions before corrections).",
+        0.9,
+    )
     title_boost: float = _doc("Inside a tier, BM25 weighs the title this many times the text.", 2.0)
     relevance_weight: float = _doc("BM25's scale inside a tier: breaks ties without crossing tiers.", 0.01)
 

@@ -80,15 +80,29 @@
     status.textContent = "";
   }
 
+  // A marked word that completes the unfinished last word: the typed part stays a plain mark, the
+  // completed rest gets a mark of its own kind ("fire" of "Firefox" typed, "fox" completed).
+  function markCompletion(mark, prefix) {
+    var text = mark.textContent;
+    if (!prefix || text.length <= prefix.length || text.slice(0, prefix.length).toLowerCase() !== prefix) return;
+    mark.textContent = text.slice(0, prefix.length);
+    var rest = document.createElement("span");
+    rest.className = "completed";
+    rest.textContent = text.slice(prefix.length);
+    mark.appendChild(rest);
+  }
+
   // Copies the text and <mark> elements of already-escaped highlight HTML into `target`.
-  function appendMarkedText(target, html) {
+  function appendMarkedText(target, html, prefix) {
     var parsed = new DOMParser().parseFromString("<body>" + html + "</body>", "text/html").body;
     (function copy(from, to) {
       for (var node = from.firstChild; node; node = node.nextSibling) {
         if (node.nodeType === Node.TEXT_NODE) {
           to.appendChild(document.createTextNode(node.nodeValue));
         } else if (node.nodeType === Node.ELEMENT_NODE && node.nodeName === "MARK") {
-          copy(node, to.appendChild(document.createElement("mark")));
+          var mark = to.appendChild(document.createElement("mark"));
+          copy(node, mark);
+          markCompletion(mark, prefix);
         } else if (node.nodeType === Node.ELEMENT_NODE) {
           copy(node, to);  // anything else: keep its text only
         }
@@ -96,7 +110,7 @@
     })(parsed, target);
   }
 
-  function option(hit, index) {
+  function option(hit, index, prefix) {
     var a = document.createElement("a");
     a.id = "instant-option-" + index;
     a.href = hit.url;
@@ -112,7 +126,7 @@
     }
     var title = document.createElement("span");
     title.className = "title";
-    if (hit.title_highlight) { appendMarkedText(title, hit.title_highlight); } else { title.textContent = hit.title; }
+    if (hit.title_highlight) { appendMarkedText(title, hit.title_highlight, prefix); } else { title.textContent = hit.title; }
     a.appendChild(title);
     return a;
   }
@@ -121,7 +135,9 @@
     var hits = (data.results || []).slice(0, MAX_OPTIONS);
     shownQueryId = data.query_id || null;
     listbox.textContent = "";
-    hits.forEach(function (hit, i) { listbox.appendChild(option(hit, i)); });
+    var words = (data.query || "").toLowerCase().split(/\s+/);
+    var prefix = data.completing ? words[words.length - 1] : "";
+    hits.forEach(function (hit, i) { listbox.appendChild(option(hit, i, prefix)); });
     listbox.hidden = hits.length === 0;
     var lines = [];
     if (data.showing_for) lines.push("Showing results for " + data.showing_for);
@@ -137,15 +153,17 @@
   }
 
   function query() {
-    var q = input.value.trim();
-    if (q === lastQuery) { settled(); open(); return; }
-    lastQuery = q;
+    // A space after the last word says it is finished (no completions): it is sent as typed.
+    var typed = input.value.replace(/^\s+/, "").replace(/\s+$/, function (space) { return space ? " " : ""; });
+    var q = typed.trim();
+    if (typed === lastQuery) { settled(); open(); return; }
+    lastQuery = typed;
     var number = ++issued;
     if (q.length < MIN_LENGTH) { clearResults(); return; }
     var now = Date.now();
     if (!burst || now - lastSent > BURST_IDLE_MS) { burst = newBurstId(); seq = 0; }
     lastSent = now;
-    var url = api + "?q=" + encodeURIComponent(q) + "&burst=" + burst + "&seq=" + (++seq);
+    var url = api + "?q=" + encodeURIComponent(typed) + "&burst=" + burst + "&seq=" + (++seq);
     fetch(url, { headers: { "Accept": "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
       // Only the answer to the latest request is shown: an older one arriving late is dropped.

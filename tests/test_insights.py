@@ -80,7 +80,7 @@ def test_a_results_page_search_is_logged_once_with_what_the_search_did(client, c
 
 @pytest.mark.django_db
 def test_the_api_logs_its_source_and_hands_out_the_query_id(client, corpus):
-    data = api(client, "jekyl")
+    data = api(client, "jekyl ")  # finished (a space after it): a misspelling, not the start of "jekyll"
     [row] = logged()
     assert (row.source, row.query, row.showing_for) == ("api", "jekyl", "jekyll")
     assert tokens.verify(data["query_id"])[0] == row.token

@@ -35,7 +35,10 @@ def test_typed_query_opened_result_and_the_report(page, site, admin_user):
     url = site["url"]
     page.goto(url + "/")
     # Typed key by key: every keystroke past the debounce asks the server, one burst in all.
-    page.locator("#search-input").press_sequentially("firefix", delay=200)
+    # The reader waits for the dropdown to answer what they typed (on a busy machine the answer to
+    # "firefi" can still be on screen when the last key is up).
+    with page.expect_response(lambda r: "q=firefix&" in r.url, timeout=10_000):
+        page.locator("#search-input").press_sequentially("firefix", delay=200)
     option = page.locator("#instant-listbox:not([aria-busy]) [role=option]").first
     option.wait_for(state="visible", timeout=10_000)
     assert "Showing results for firefox" in page.locator("#instant-note").inner_text()

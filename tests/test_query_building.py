@@ -321,3 +321,34 @@ def test_highlighting_uses_one_plain_query_of_the_alternatives_distinct_words():
 )
 def test_normalize_caps_tokens_as_elasticsearch_counts_them(raw, expected):
     assert normalize_query(raw, max_length=200, max_words=12, max_tokens=12) == expected
+
+
+def test_completion_clauses_follow_each_alternative_that_kept_the_last_word():
+    alts = [Alternative(1.1, "mozila firef", typed=True), Alternative(0.9, "mozilla firef"), Alternative(0.8, "mozilla fire")]
+    q = build_query(alts, tiers=TIERS, title_boost=2, relevance_weight=0.01, completion_weight=0.9)
+    clauses = {c["constant_score"]["_name"]: c["constant_score"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
+    assert clauses["alt0c.title.exact.phrase"]["filter"] == {"match_phrase_prefix": {"title.exact": {"query": "mozila firef", "max_expansions": 200}}}
+    assert clauses["alt1c.title.exact.words"]["filter"] == {"match_bool_prefix": {"title.exact": {"query": "mozilla firef", "operator": "and"}}}
+    assert "alt2c.title.exact.phrase" not in clauses  # "fire" replaced the typed last word: no completion
+    assert "alt0c.title.stem.phrase" not in clauses  # no completion of stems
+    w = weights(alts)
+    assert clauses["alt1c.title.exact.phrase"]["boost"] == round(TIERS["title.exact.phrase"] * w[1] * 0.9, 4)
+    # What was typed, then its completion, then the correction, within a tier.
+    assert clauses["alt0.title.exact.phrase"]["boost"] > clauses["alt0c.title.exact.phrase"]["boost"] > clauses["alt2.title.exact.phrase"]["boost"]
+
+
+def test_one_unfinished_word_is_a_prefix_query_and_no_completion_without_the_weight():
+    q = build_query([Alternative(1.1, "Firef", typed=True)], tiers=TIERS, title_boost=2, relevance_weight=0.01, completion_weight=0.9)
+    names = [c["constant_score"]["_name"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]]
+    assert "alt0c.title.exact.phrase" in names
+    body = next(c for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"] if c["constant_score"]["_name"] == "alt0c.title.exact.phrase")
+    assert body["constant_score"]["filter"] == {"prefix": {"title.exact": {"value": "firef"}}}
+    plain = build_query([Alternative(1.1, "Firef", typed=True)], tiers=TIERS, title_boost=2, relevance_weight=0.01)
+    assert "c." not in str([c["constant_score"]["_name"] for d in plain["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]])
+
+
+def test_a_completion_is_not_a_correction_to_show():
+    hit = {"matched_queries": ["alt0c.title.exact.phrase", "alt1.title.exact.phrase", "alt1.title.stem.phrase"]}
+    assert matched_alternative(hit) == 0  # the same tier: the typed word's completion weighs more than a correction
+    hit = {"matched_queries": ["alt0c.title.exact.phrase", "alt1.title.stem.phrase"]}
+    assert matched_alternative(hit) == 0 and matched_tier(hit) == "title.exact.phrase"

@@ -31,19 +31,25 @@ from search.querying.suggestions import (
 _JOINED = re.compile(r"[A-Za-z0-9]+(?:[._'][A-Za-z0-9]+)+")
 
 
-def _body(alts: list[Alternative], *, page: int, cfg: SearchSettings, **extra) -> dict:
-    query = build_query(alts, tiers=cfg.ranking.tiers, title_boost=cfg.ranking.title_boost, relevance_weight=cfg.ranking.relevance_weight)
-    return search_body(
-        query, page=page, page_size=cfg.serving.page_size, fragment_size=cfg.serving.highlight_fragment_size, highlight=highlight_query(alts), **extra
+def _body(alts: list[Alternative], *, page: int, cfg: SearchSettings, completing: bool = False, **extra) -> dict:
+    ranking = cfg.ranking
+    query = build_query(
+        alts,
+        tiers=ranking.tiers,
+        title_boost=ranking.title_boost,
+        relevance_weight=ranking.relevance_weight,
+        completion_weight=ranking.completion_weight if completing else 0.0,
     )
+    highlight = highlight_query(alts, completing=completing)
+    return search_body(query, page=page, page_size=cfg.serving.page_size, fragment_size=cfg.serving.highlight_fragment_size, highlight=highlight, **extra)
 
 
 def typed(query: str, cfg: SearchSettings) -> list[Alternative]:
     return [Alternative(cfg.ranking.typed_score, query, typed=True)]
 
 
-def typed_request(query: str, *, page: int, cfg: SearchSettings) -> dict:
-    return _body(typed(query, cfg), page=page, cfg=cfg)
+def typed_request(query: str, *, page: int, cfg: SearchSettings, completing: bool = False) -> dict:
+    return _body(typed(query, cfg), page=page, cfg=cfg, completing=completing)
 
 
 def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
@@ -89,8 +95,10 @@ def suggest_request(query: str, unknown: list[int], *, cfg: SearchSettings) -> d
     }
 
 
-def alternatives_request(alts: list[Alternative], *, page: int, cfg: SearchSettings) -> dict:
-    return _body(alts, page=page, cfg=cfg)
+def alternatives_request(alts: list[Alternative], *, page: int, cfg: SearchSettings, completing: bool = False) -> dict:
+    """The search: every alternative in the tiers; with `completing`, the last word as typed may
+    also be the start of a longer word (the reader has not typed a space after it)."""
+    return _body(alts, page=page, cfg=cfg, completing=completing)
 
 
 def suggestions_of(body: dict, response: dict) -> tuple[dict, dict]:
@@ -113,8 +121,14 @@ def with_known(query: str, aggregations: dict, unknown: list[int], *, min_docs: 
     return {KNOWN_WORDS: {"words": {"buckets": buckets}}}
 
 
-def choose_alternatives(query: str, suggest: dict, aggregations: dict, *, cfg: SearchSettings) -> list[Alternative]:
-    """What was typed, then the best corrections (search/suggestions.py)."""
+def choose_alternatives(query: str, suggest: dict, aggregations: dict, *, cfg: SearchSettings, completing: bool = False) -> list[Alternative]:
+    """What was typed, then the best corrections (search/suggestions.py). An unfinished last word
+    counts as present in the index: keeping it (for its completions) is as likely as keeping a
+    word the blog holds, so "mozila firef" tries "mozilla firef" before "mozilla fire"."""
+    present = known_spans(query, aggregations, min_docs=1)
+    spans = words(query)
+    if completing and spans:
+        present = [*present, spans[-1][:2]]
     return alternatives(
         query,
         suggest,
@@ -124,6 +138,6 @@ def choose_alternatives(query: str, suggest: dict, aggregations: dict, *, cfg: S
         per_token=cfg.ranking.max_options_per_word,
         costs=cfg.ranking.typo_costs,
         known=known_spans(query, aggregations, min_docs=cfg.ranking.known_word_min_docs),
-        present=known_spans(query, aggregations, min_docs=1),
+        present=present,
         keep_present=cfg.ranking.keep_present_score,
     )

@@ -52,6 +52,11 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 # The tiers, best first, are named with their weights in search/conf.py (ranking.tiers);
 # `some.words` is the BM25 clause that every tier sits on.
 SOME_WORDS = "some.words"
+# A clause matched with the last word as a prefix is named alt<i>c.<tier>.
+COMPLETED = "c"
+# Words a phrase prefix's last word may stand for (Elasticsearch's default is 50: too few after
+# three letters, where the instant box starts).
+PREFIX_EXPANSIONS = 200
 PHRASE_TIERS = frozenset(t for t in TIER_NAMES if t.endswith(".phrase"))
 _ORDER = {name: i for i, name in enumerate(TIER_NAMES + (SOME_WORDS,))}
 
@@ -103,10 +108,44 @@ def _tier_clauses(text: str, words: str) -> dict[str, dict]:
     return clauses
 
 
-def build_query(alternatives: list[Alternative], *, tiers: dict, title_boost: float, relevance_weight: float) -> dict:
-    """The bool query: any clause may match; only published (pub_date passed) documents."""
+def last_word(text: str) -> str:
+    found = text.split()
+    return found[-1].lower() if found else ""
+
+
+def _completion_clauses(text: str) -> dict[str, dict]:
+    """The exact tiers of one alternative whose last word may be unfinished: that word as the
+    start of a longer one ("firefox ext" -> "firefox extension"). Stemmed tiers have no
+    completion: a stem's prefix means nothing a reader typed."""
+    exact = lambda field: f"{field}.{EXACT}"  # noqa: E731
+    *head, last = text.split()
+    if not head:  # one word: a prefix query, which (unlike a phrase prefix) never stops expanding early
+        return {
+            "title.exact.phrase": {"prefix": {exact(TITLE): {"value": last.lower()}}},
+            "body.exact.phrase": {"bool": {"should": [{"prefix": {exact(f): {"value": last.lower()}}} for f in BODIES]}},
+        }
+    words = " ".join([*(w for w in head if not is_stop_word(w)), last])
+    return {
+        "title.exact.phrase": {"match_phrase_prefix": {exact(TITLE): {"query": text, "max_expansions": PREFIX_EXPANSIONS}}},
+        "title.exact.words": {"match_bool_prefix": {exact(TITLE): {"query": words, "operator": "and"}}},
+        "body.exact.phrase": {
+            "multi_match": {"query": text, "type": "phrase_prefix", "fields": [exact(f) for f in BODIES], "max_expansions": PREFIX_EXPANSIONS}
+        },
+        "all.words": {"multi_match": {"query": words, "type": "bool_prefix", "fields": [exact(f) for f in SEARCHED_FIELDS], "operator": "and"}},
+    }
+
+
+def build_query(alternatives: list[Alternative], *, tiers: dict, title_boost: float, relevance_weight: float, completion_weight: float = 0.0) -> dict:
+    """The bool query: any clause may match; only published (pub_date passed) documents.
+
+    With a completion weight, the last word as typed may be unfinished: each alternative that
+    kept it also matches in the exact tiers with that word as a prefix (clauses `alt<i>c.<tier>`),
+    weighted `completion_weight` times the alternative's own weight. Below 1, what was typed
+    ranks above its completions in a tier; far enough above the corrections' weights, completions
+    rank above corrections ("firef" finds Firefox, not "fire")."""
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
     relevance = []
+    typed_last = last_word(without_symbols(alternatives[0].text)) if alternatives else ""
     for i, (alt, w) in enumerate(zip(alternatives, weights(alternatives), strict=True)):
         text = without_symbols(alt.text)
         if not text:
@@ -116,6 +155,11 @@ def build_query(alternatives: list[Alternative], *, tiers: dict, title_boost: fl
             if tier not in tiers:
                 continue
             by_tier[tier].append({"constant_score": {"filter": clause, "boost": round(tiers[tier] * w, 4), "_name": f"alt{i}.{tier}"}})
+        if completion_weight and last_word(text) == typed_last:
+            for tier, clause in _completion_clauses(text).items():
+                if tier in tiers:
+                    boost = round(tiers[tier] * w * completion_weight, 4)
+                    by_tier[tier].append({"constant_score": {"filter": clause, "boost": boost, "_name": f"alt{i}{COMPLETED}.{tier}"}})
         if words:
             relevance.append(
                 {
@@ -139,7 +183,7 @@ def build_query(alternatives: list[Alternative], *, tiers: dict, title_boost: fl
     }
 
 
-def highlight_query(alternatives: list[Alternative]) -> dict | None:
+def highlight_query(alternatives: list[Alternative], *, completing: bool = False) -> dict | None:
     """What the highlighter marks: the words of every alternative on the highlighted fields.
 
     The highlighter extracts and weighs the terms of its query for every hit; given the tiered
@@ -151,9 +195,12 @@ def highlight_query(alternatives: list[Alternative]) -> dict | None:
     for alt in alternatives:
         for word in without_stop_words(without_symbols(alt.text)).split():
             seen.setdefault(word.lower(), None)
-    if not seen:
-        return None
-    return {"multi_match": {"query": " ".join(seen), "fields": list(SEARCHED_FIELDS)}}
+    words = {"multi_match": {"query": " ".join(seen), "fields": list(SEARCHED_FIELDS)}} if seen else None
+    last = last_word(without_symbols(alternatives[0].text)) if completing and alternatives else ""
+    if not last:
+        return words
+    started = {"multi_match": {"query": last, "type": "phrase_prefix", "fields": list(SEARCHED_FIELDS)}}
+    return {"bool": {"should": [words, started]}} if words else started
 
 
 def search_body(
@@ -186,24 +233,26 @@ def search_body(
     return body
 
 
-def _matches(hit: dict) -> list[tuple[int, str]]:
-    """(alternative index, tier) of each named clause a hit matched."""
+def _matches(hit: dict) -> list[tuple[int, str, bool]]:
+    """(alternative index, tier, completed) of each named clause a hit matched."""
     out = []
     for name in hit.get("matched_queries", []):
         head, _, tier = name.partition(".")
-        if head.startswith("alt") and head[3:].isdigit() and tier in _ORDER:
-            out.append((int(head[3:]), tier))
+        completed = head.endswith(COMPLETED)
+        number = head[3:-1] if completed else head[3:]
+        if head.startswith("alt") and number.isdigit() and tier in _ORDER:
+            out.append((int(number), tier, completed))
     return out
 
 
 def matched_alternative(hit: dict) -> int | None:
     """The alternative that put a hit where it is: the best tier it reached, then the best-ranked
     alternative in that tier."""
-    matches = _matches(hit)
-    return min(matches, key=lambda m: (_ORDER[m[1]], m[0]))[0] if matches else None
+    matches = _matches(hit)  # within a tier: alt0, alt0's completion, alt1, ... (their weights' order)
+    return min(matches, key=lambda m: (_ORDER[m[1]], m[0], m[2]))[0] if matches else None
 
 
 def matched_tier(hit: dict) -> str | None:
     """The best tier a hit reached (`some.words` when it holds only some of the words)."""
-    tiers = [t for _, t in _matches(hit)]
+    tiers = [t for _, t, _ in _matches(hit)]
     return min(tiers, key=_ORDER.__getitem__) if tiers else None

@@ -66,6 +66,7 @@ class SearchResult:
     requests: list[dict] = field(default_factory=list)
     cached: bool = False
     word_cache_hit: bool = False  # suggestions came from the per-word cache (no suggest request)
+    completing: bool = False  # the last word may be unfinished (no space typed after it)
 
     @property
     def num_pages(self) -> int:
@@ -85,6 +86,7 @@ class SearchResult:
             "took_ms": self.took_ms,
             "page": self.page,
             "showing_for": self.showing_for,
+            "completing": self.completing,
             "results": [
                 {
                     "type": h.type,
@@ -118,22 +120,29 @@ def normalize(raw: str) -> str:
     return normalize_query(raw, max_length=cfg.ranking.max_query_length, max_words=cfg.ranking.max_query_words, max_tokens=cfg.ranking.max_query_tokens)
 
 
+def unfinished(raw_query: str) -> bool:
+    """Whether the last word may be unfinished: the reader has not typed a space after it (the
+    instant box asks after every pause in typing; a submitted query follows the same rule)."""
+    return bool(raw_query) and not raw_query[-1].isspace()
+
+
 def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None) -> SearchResult:
     """Search posts and comments for a reader's query. Raises SearchUnavailable."""
     started = time.perf_counter()
     cfg = conf.get()
     query = normalize(raw_query)
-    result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size)
+    result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=unfinished(raw_query))
     if not query:
         return result
+    cache_key = query if result.completing else f"{query} "
     # The caches key their entries by the index generation, and the known-word vocabulary is
     # reloaded when it moves. Without PostgreSQL the search still answers, uncached.
     gen = _generation()
     use_cache = use_cache and cfg.serving.cache_seconds > 0 and gen is not None
     if use_cache:
-        cached = resultcache.get(query, page, gen)
+        cached = resultcache.get(cache_key, page, gen)
         if cached is not None:
-            found = SearchResult(**resultcache.unpack(cached), cached=True)
+            found = SearchResult(**resultcache.unpack(cached), cached=True, completing=result.completing)
             found.query = query  # the reader's own casing, not the first reader's (the key is lowercased)
             found.alternatives[0] = Alternative(found.alternatives[0].score, query, typed=True)
             found.boosts = boosts(found.alternatives, tiers=cfg.ranking.tiers)
@@ -158,7 +167,7 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
         result.round_trips, result.took_ms, result.requests = executor.round_trips, executor.took_ms, executor.requests
     result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
     if use_cache:
-        resultcache.put(query, page, gen, resultcache.pack(result), cfg.serving.cache_seconds)
+        resultcache.put(cache_key, page, gen, resultcache.pack(result), cfg.serving.cache_seconds)
     return result
 
 
@@ -182,10 +191,11 @@ def _run(result: SearchResult, executor: Executor, gen: int | None) -> None:
     if unknown:
         suggest, aggregations = _suggestions(result, executor, gen, only=unknown)
         aggregations = plan.with_known(query, aggregations, unknown, min_docs=cfg.ranking.known_word_min_docs)
-        result.alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg)
+        result.alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing)
     else:  # nothing can be corrected
         result.alternatives = plan.typed(query, cfg)
-    _read(result, executor.search(plan.alternatives_request(result.alternatives, page=result.page, cfg=cfg)))
+    body = plan.alternatives_request(result.alternatives, page=result.page, cfg=cfg, completing=result.completing)
+    _read(result, executor.search(body))
 
 
 def _suggestions(result: SearchResult, executor: Executor, gen: int | None, *, only: list[int]) -> tuple[dict, dict]:

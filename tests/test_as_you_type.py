@@ -1,0 +1,73 @@
+"""As you type: the last word, unless a space follows it, may be the start of a longer word.
+What was typed ranks above its completions, completions above corrections; the results page
+follows the same rule. Against real Elasticsearch and PostgreSQL."""
+
+import pytest
+from django.urls import reverse
+
+from search.querying.service import search
+from tests.factories import make_post
+
+pytestmark = pytest.mark.django_db
+
+RESULTS, API = reverse("search:results"), reverse("search:api")
+
+
+@pytest.fixture
+def blog(build_index):
+    posts = {
+        "extension": make_post("Writing a Firefox extension", "How to write an extension for the Firefox browser."),
+        "mozilla": make_post("Mozilla Firefox start page", "The start page of the browser."),
+        "fire": make_post("Fire foxes and fire eagles", "A fire story about foxes."),
+        "java": make_post("Dynamic Java", "Java on the server."),
+        "javascript": make_post("JavaScript breakpoints", "Debugging JavaScript in the browser, a Java cousin."),
+        "tiktok": make_post("Downloading every video for a TikTok account", "Text about an ext tool."),
+    }
+    for i in range(3):  # "fire" is a known word of the blog; so are "firefox" and "mozilla"
+        make_post(f"Fire safety {i}", "fire drills for the firefox team at mozilla")
+    build_index()
+    return posts
+
+
+def first(query: str) -> int:
+    return search(query, use_cache=False).hits[0].post_id
+
+
+def test_an_unfinished_last_word_finds_the_posts_it_starts(blog):
+    assert first("firefox ext") == blog["extension"].pk
+    result = search("firef", use_cache=False)
+    assert result.hits[0].post_id in {blog["extension"].pk, blog["mozilla"].pk}
+    assert result.showing_for == ""  # a completion is never "Showing results for fire"
+
+
+def test_a_typo_in_an_earlier_word_and_an_unfinished_last_word_combine(blog):
+    assert first("mozila firef") == blog["mozilla"].pk
+
+
+def test_the_word_as_typed_ranks_above_its_completions(blog):
+    hits = search("java", use_cache=False).hits
+    assert hits[0].post_id == blog["java"].pk
+    assert blog["javascript"].pk in [h.post_id for h in hits]  # completed, below
+
+
+def test_a_space_after_the_last_word_means_it_is_finished(blog):
+    result = search("firef ", use_cache=False)
+    assert not result.completing
+    assert all('"alt0c.' not in str(body) for body in result.requests)
+    assert search("firef", use_cache=False).completing
+
+
+def test_the_results_page_and_the_api_follow_the_same_rule(client, blog):
+    data = client.get(API, {"q": "firefox ext"}).json()
+    assert data["results"][0]["post_id"] == blog["extension"].pk and data["showing_for"] == ""
+    html = client.get(RESULTS, {"q": "firefox ext"}).content.decode()
+    assert "Writing a <mark>Firefox</mark> <mark>extension</mark>" in html or "Writing a Firefox extension" in html
+    assert "Showing results for" not in html
+
+
+def test_a_finished_and_an_unfinished_query_are_cached_apart(blog):
+    unfinished = search("firefox ext")
+    finished = search("firefox ext ")
+    assert unfinished.hits[0].post_id == blog["extension"].pk
+    assert not finished.cached and finished.completing is False
+    assert search("firefox ext").cached and search("firefox ext").completing
