@@ -114,24 +114,19 @@ def last_word(text: str) -> str:
 
 
 def _completion_clauses(text: str) -> dict[str, dict]:
-    """The exact tiers of one alternative whose last word may be unfinished: that word as the
-    start of a longer one ("firefox ext" -> "firefox extension"). Stemmed tiers have no
-    completion: a stem's prefix means nothing a reader typed."""
-    exact = lambda field: f"{field}.{EXACT}"  # noqa: E731
+    """The title tiers of one alternative whose last word may be unfinished: that word as the
+    start of a longer one ("firefox ext" -> "firefox extension"). Titles only: a prefix expands
+    to every word it starts, which over the titles' words is cheap and over the bodies' doubled a
+    correctly spelled query's Elasticsearch time (bench/es_cost.py); the bodies still match the
+    words typed so far. Stemmed tiers have no completion: a stem's prefix means nothing typed."""
+    field = f"{TITLE}.{EXACT}"
     *head, last = text.split()
     if not head:  # one word: a prefix query, which (unlike a phrase prefix) never stops expanding early
-        return {
-            "title.exact.phrase": {"prefix": {exact(TITLE): {"value": last.lower()}}},
-            "body.exact.phrase": {"bool": {"should": [{"prefix": {exact(f): {"value": last.lower()}}} for f in BODIES]}},
-        }
+        return {"title.exact.phrase": {"prefix": {field: {"value": last.lower()}}}}
     words = " ".join([*(w for w in head if not is_stop_word(w)), last])
     return {
-        "title.exact.phrase": {"match_phrase_prefix": {exact(TITLE): {"query": text, "max_expansions": PREFIX_EXPANSIONS}}},
-        "title.exact.words": {"match_bool_prefix": {exact(TITLE): {"query": words, "operator": "and"}}},
-        "body.exact.phrase": {
-            "multi_match": {"query": text, "type": "phrase_prefix", "fields": [exact(f) for f in BODIES], "max_expansions": PREFIX_EXPANSIONS}
-        },
-        "all.words": {"multi_match": {"query": words, "type": "bool_prefix", "fields": [exact(f) for f in SEARCHED_FIELDS], "operator": "and"}},
+        "title.exact.phrase": {"match_phrase_prefix": {field: {"query": text, "max_expansions": PREFIX_EXPANSIONS}}},
+        "title.exact.words": {"match_bool_prefix": {field: {"query": words, "operator": "and"}}},
     }
 
 
@@ -199,7 +194,7 @@ def highlight_query(alternatives: list[Alternative], *, completing: bool = False
     last = last_word(without_symbols(alternatives[0].text)) if completing and alternatives else ""
     if not last:
         return words
-    started = {"multi_match": {"query": last, "type": "phrase_prefix", "fields": list(SEARCHED_FIELDS)}}
+    started = {"prefix": {TITLE: {"value": last}}}  # the title only: over the bodies it costs as much as the search
     return {"bool": {"should": [words, started]}} if words else started
 
 
