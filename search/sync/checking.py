@@ -15,6 +15,7 @@ from search import generation
 from search.aliases import alias_name
 from search.client import bulk_client
 from search.documents import KINDS, Kind
+from search.sync import outbox
 from search.sync.indexing import apply_changes, querysets
 from search.versions import doc_version
 
@@ -75,7 +76,8 @@ def check(client=None, kinds=KINDS) -> list[KindCheck]:
 
 
 def repair(results: list[KindCheck], client=None) -> dict:
-    """Apply every difference as a change; returns the failures (key -> reason)."""
+    """Apply every difference as a change; returns the failures (key -> reason). A row's own
+    fault (unreadable, refused) fails alone and is dead-lettered; the others are repaired."""
     client = client or bulk_client()
     changes = {}
     for result in results:
@@ -85,6 +87,9 @@ def repair(results: list[KindCheck], client=None) -> dict:
     if not changes:
         return {}
     try:
-        return apply_changes(changes, client=client).failed
+        outcome = apply_changes(changes, client=client)
     finally:
         generation.bump()
+    for key, why in outcome.own_faults.items():
+        outbox.dead_letter(key, why)
+    return outcome.failed

@@ -20,13 +20,14 @@ from datetime import timedelta
 
 from django.db import connection, transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from search import conf, generation, process
 from search.breaker import Breaker
 from search.documents import Kind
 from search.models import DeadChange, PendingChange
 from search.sync import replaylog
-from search.sync.indexing import BulkOutcome, IndexingError, apply_changes, merged_changes
+from search.sync.indexing import UNREADABLE, BulkOutcome, IndexingError, apply_changes, merged_changes
 from search.versions import StatementNow
 
 log = logging.getLogger(__name__)
@@ -63,32 +64,60 @@ def apply_isolating(changes: dict, *, client=None, refresh: bool = True) -> Bulk
         if exc.transient:
             raise
         outcome = BulkOutcome(failed={key: str(exc)[:1000] for key in changes})
+    except UNREADABLE as exc:  # a row slipped past the row-by-row reading: isolate it below
+        outcome = BulkOutcome(failed={key: f"row unreadable: {exc}"[:1000] for key in changes})
     if len(changes) > 1:
-        for key in list(outcome.failed):
+        for key in [k for k in outcome.failed if k in changes and k not in outcome.unreadable]:
             try:
                 single = apply_changes({key: changes[key]}, client=client, refresh=refresh)
             except IndexingError as exc:
                 single = BulkOutcome(failed={key: str(exc)[:1000]}, transient={key} if exc.transient else set())
+            except UNREADABLE as exc:
+                single = BulkOutcome(failed={key: f"row unreadable: {exc}"[:1000]}, unreadable={key})
             outcome.conflicts += single.conflicts
             outcome.transient.discard(key)
             if key in single.applied:
                 del outcome.failed[key]
                 outcome.applied.add(key)
             else:
-                outcome.failed[key] = single.failed[key]
+                outcome.failed.update(single.failed)
                 outcome.transient |= single.transient
+                outcome.unreadable |= single.unreadable
     return outcome
+
+
+def dead_letter(key, reason: str, *, created=None, attempts: int = 0, tombstone_version=None) -> bool:
+    """Record a change that cannot be applied (shown in the admin and /healthz; the admin's retry
+    action or `search_check --repair` brings it back). At most one per row; False when it had one."""
+    kind, pk = key
+    existing = DeadChange.objects.filter(kind=Kind(kind).entry, object_id=pk).first()
+    if existing is not None:
+        versions = [v for v in (existing.tombstone_version, tombstone_version) if v is not None]
+        DeadChange.objects.filter(id=existing.id).update(last_error=reason[:1000], tombstone_version=max(versions) if versions else None)
+        return False
+    DeadChange.objects.create(
+        kind=Kind(kind).entry, object_id=pk, tombstone_version=tombstone_version, created=created or timezone.now(), attempts=attempts, last_error=reason[:1000]
+    )
+    log.error("%s %s moved to the dead letters: %s", Kind(kind).entry, pk, reason)
+    return True
 
 
 def record_outcome(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> DrainResult:
     """Delete (or keep for a running rebuild) the applied entries; count an attempt on each
-    refused one, with a growing delay; move it to the dead letters at the cap."""
+    refused one, with a growing delay; move it to the dead letters at the cap. A row that cannot
+    be read goes to the dead letters at once (reading it again reads the same row; an edit that
+    cures it writes a new entry), as does an unreadable comment re-read for its post's change."""
     cfg = conf.get()
     result = DrainResult(conflicts=outcome.conflicts)
     applied = [e.id for e in entries if (Kind.of_entry(e.kind), e.object_id) in outcome.applied]
     done = PendingChange.objects.filter(id__in=applied)
     done.update(replay=True) if keep_for_replay else done.delete()
     result.applied = len(applied)
+    own = {(Kind.of_entry(e.kind), e.object_id) for e in entries}
+    for key in sorted(outcome.unreadable - own):
+        result.failed += 1
+        result.error = outcome.failed[key]
+        result.dead += dead_letter(key, outcome.failed[key])
     for e in entries:
         key = (Kind.of_entry(e.kind), e.object_id)
         if key not in outcome.failed:
@@ -99,13 +128,10 @@ def record_outcome(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> D
             PendingChange.objects.filter(id=e.id).update(last_error=result.error)
             continue
         attempts = e.attempts + 1
-        if attempts >= cfg.sync.outbox_max_attempts:
-            DeadChange.objects.create(
-                kind=e.kind, object_id=e.object_id, tombstone_version=e.tombstone_version, created=e.created, attempts=attempts, last_error=result.error
-            )
+        if attempts >= cfg.sync.outbox_max_attempts or key in outcome.unreadable:
+            dead_letter(key, result.error, created=e.created, attempts=attempts, tombstone_version=e.tombstone_version)
             PendingChange.objects.filter(id=e.id).delete()
             result.dead += 1
-            log.error("outbox entry %s %s is dead after %d attempts: %s", e.kind, e.object_id, attempts, result.error)
             continue
         delay = timedelta(seconds=cfg.sync.outbox_retry_seconds * 2 ** (attempts - 1))
         PendingChange.objects.filter(id=e.id).update(attempts=attempts, last_error=result.error, due_at=StatementNow() + delay)
