@@ -106,6 +106,9 @@ class SyncSettings:
     outbox_max_attempts: int = _doc("An entry Elasticsearch refuses this many times moves to the dead letters (outages and overload never count).", 5)
     outbox_retry_seconds: float = _doc("The n-th retry of a refused entry waits this x 2^(n-1).", 10.0)
     outbox_max_lag_seconds: float = _doc("/healthz reports the outbox not ok when a due entry waits longer.", 300.0)
+    rebuild_max_refused: int = _doc(
+        "A rebuild skips (and dead-letters) documents refused or unreadable by their own fault; above this many it fails, live indices unchanged.", 100
+    )
     rebuild_catch_up_attempts: int = _doc("A rebuild retries its catch-up this often after the swap before swapping back.", 3)
     sync_breaker_seconds: float = _doc("After a failed sync, after-commit syncs leave changes in the outbox this long.", 5.0)
 

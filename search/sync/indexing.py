@@ -365,26 +365,39 @@ def iter_index_actions(kind: str, index: str, unreadable: dict | None = None) ->
                 yield action
 
 
-def parallel_load(client, actions: Iterator[dict], *, chunk_size: int, threads: int) -> Iterator[Counter]:
+def send_chunk(client, chunk: list[dict], kind_of: dict[str, str]) -> tuple[Counter, dict]:
+    """One bulk request of a rebuild's load: (documents indexed per index, refused {key: why}).
+
+    A document Elasticsearch refuses for its own content (400 parsing or mapping errors, 413) is
+    left out and reported; item-level 429s are retried with backoff by the helper; a failure that
+    is the cluster's (403/429/5xx after the retries, or the request itself) fails the load."""
+    counts, refused = Counter(action["_index"] for action in chunk), {}
+    results = helpers.streaming_bulk(
+        client, chunk, chunk_size=len(chunk), raise_on_error=False, raise_on_exception=True, yield_ok=False, max_retries=3, initial_backoff=1, max_backoff=10
+    )
+    for _, item in results:
+        ((op, detail),) = item.items()
+        status = int(detail.get("status", 0))
+        reason = f"{op} {detail.get('_index')}/{detail.get('_id')}: {status} {detail.get('error')}"[:1000]
+        if is_transient_status(status):
+            raise IndexingError(f"bulk item refused by the cluster: {reason}")
+        counts[detail["_index"]] -= 1
+        refused[(Kind(kind_of[detail["_index"]]), int(detail["_id"]))] = reason
+    return counts, refused
+
+
+def parallel_load(client, actions: Iterator[dict], *, chunk_size: int, threads: int, kind_of: dict[str, str]) -> Iterator[tuple[Counter, dict]]:
     """Send chunks of actions with `threads` bulk requests in flight; yields each chunk's number
-    of documents per index, in the order the chunks were made.
+    of documents per index and the documents refused (send_chunk), in the order the chunks were made.
 
     The actions are produced on the calling thread (so database queries use its connection and
     see its transaction), only the bulk requests run on the workers. At most 2 x threads chunks
-    are held in memory. Raises IndexingError on the first item Elasticsearch refuses.
+    are held in memory.
     """
-
-    def send(chunk: list[dict]) -> Counter:
-        counts = Counter(action["_index"] for action in chunk)
-        _, errors = helpers.bulk(client, chunk, raise_on_error=False, chunk_size=len(chunk), stats_only=False)
-        if errors:
-            raise IndexingError(f"{len(errors)} bulk items failed, first: {errors[0]}")
-        return counts
-
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bulk") as pool:
         in_flight: deque = deque()
         for chunk in batched(actions, chunk_size):
-            in_flight.append(pool.submit(send, chunk))
+            in_flight.append(pool.submit(send_chunk, client, chunk, kind_of))
             if len(in_flight) >= threads * 2:
                 yield in_flight.popleft().result()
         while in_flight:

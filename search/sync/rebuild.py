@@ -122,7 +122,13 @@ def load(client, new: dict[str, str], *, progress: dict[str, Callable[[int], Non
     refused = {} if refused is None else refused
     actions = (action for kind, index in new.items() for action in iter_index_actions(kind, index, refused))
     cfg = conf.get()
-    for sent in parallel_load(client, actions, chunk_size=cfg.index.bulk_chunk_size, threads=cfg.index.bulk_threads):
+    for sent, refused_here in parallel_load(client, actions, chunk_size=cfg.index.bulk_chunk_size, threads=cfg.index.bulk_threads, kind_of=kind_of):
+        refused.update(refused_here)
+        if len(refused) > cfg.sync.rebuild_max_refused:
+            first = next(iter(refused.values()))
+            raise IndexingError(
+                f"{len(refused)} documents refused or unreadable (more than REBUILD_MAX_REFUSED={cfg.sync.rebuild_max_refused}), first: {first}"
+            )
         for index, count in sent.items():
             kind = kind_of[index]
             reports[kind].indexed += count
