@@ -110,6 +110,10 @@ class SyncSettings:
         "A rebuild skips (and dead-letters) documents refused or unreadable by their own fault; above this many it fails, live indices unchanged.", 100
     )
     rebuild_catch_up_attempts: int = _doc("A rebuild retries its catch-up this often after the swap before swapping back.", 3)
+    blocked_retry_delays: tuple = _doc(
+        "While the cluster refuses every write (read-only or write-blocked index, overload), `search_sync` retries after these pauses (+-20%), then stops.",
+        (2.0, 5.0),
+    )
     sync_breaker_seconds: float = _doc("After a failed sync, after-commit syncs leave changes in the outbox this long.", 5.0)
 
 

@@ -63,6 +63,12 @@ class BulkOutcome:
     conflicts: int = 0
 
     @property
+    def blocked(self) -> bool:
+        """Every failure was the cluster's (403/429/5xx: a read-only or write-blocked index,
+        overload), none the entries': retry later, calmly, never item by item."""
+        return bool(self.failed) and set(self.failed) <= self.transient
+
+    @property
     def own_faults(self) -> dict:
         """The failures that are the entries' own (refused or unreadable), not the cluster's."""
         return {key: why for key, why in self.failed.items() if key not in self.transient}

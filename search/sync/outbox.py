@@ -15,6 +15,8 @@ to replay into its new indices after the alias swap.
 """
 
 import logging
+import random
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -38,6 +40,11 @@ breaker = Breaker(lambda: conf.get().sync.sync_breaker_seconds)
 process.register("sync breaker", breaker.reset)
 
 
+def pause(seconds: float) -> None:
+    """The wait between `drain_all`'s tries while the cluster refuses writes (a seam for tests)."""
+    time.sleep(seconds)
+
+
 @dataclass
 class DrainResult:
     applied: int = 0
@@ -46,6 +53,7 @@ class DrainResult:
     conflicts: int = 0
     error: str = ""
     unreachable: bool = False
+    blocked: bool = False  # every failure was the cluster refusing writes (read-only index, overload)
 
 
 def due_entries(limit: int, upto: int | None = None):
@@ -66,8 +74,8 @@ def apply_isolating(changes: dict, *, client=None, refresh: bool = True) -> Bulk
         outcome = BulkOutcome(failed={key: str(exc)[:1000] for key in changes})
     except UNREADABLE as exc:  # a row slipped past the row-by-row reading: isolate it below
         outcome = BulkOutcome(failed={key: f"row unreadable: {exc}"[:1000] for key in changes})
-    if len(changes) > 1:
-        for key in [k for k in outcome.failed if k in changes and k not in outcome.unreadable]:
+    if len(changes) > 1:  # only the entries' own refusals: a cluster refusing everything is not retried per item
+        for key in [k for k in outcome.failed if k in changes and k not in outcome.unreadable and k not in outcome.transient]:
             try:
                 single = apply_changes({key: changes[key]}, client=client, refresh=refresh)
             except IndexingError as exc:
@@ -159,7 +167,9 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
                 message = str(exc)[:1000]
                 PendingChange.objects.filter(id__in=[e.id for e in entries]).update(last_error=message)
                 return DrainResult(failed=len(entries), error=message, unreachable=True)
-            return record_outcome(entries, outcome, keep_for_replay=keep)
+            result = record_outcome(entries, outcome, keep_for_replay=keep)
+            result.blocked = outcome.blocked
+            return result
     finally:
         if attempted:
             generation.bump()
@@ -168,11 +178,14 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
 def drain_all(*, batch: int, client=None, refresh: bool = True) -> DrainResult:
     """Apply every entry due now, batch by batch, until none is left or Elasticsearch is
     unreachable. Entries written meanwhile are left to the syncs: under a steady stream of writes
-    this still ends."""
+    this still ends. While the cluster refuses every write (`blocked`) it tries again after each
+    of BLOCKED_RETRY_DELAYS (+-20%), then stops: at most 1 + len(delays) bulk requests per
+    blocked batch, never a loop."""
     total = DrainResult()
     upto = PendingChange.objects.aggregate(Max("id"))["id__max"]
     if upto is None:
         return total
+    delays, tries = conf.get().sync.blocked_retry_delays, 0
     while True:
         result = drain(limit=batch, client=client, refresh=refresh, upto=upto)
         for name in ("applied", "failed", "dead", "conflicts"):
@@ -181,6 +194,14 @@ def drain_all(*, batch: int, client=None, refresh: bool = True) -> DrainResult:
         if result.unreachable:
             total.unreachable = True
             return total
+        if result.blocked:
+            if tries == len(delays):
+                total.blocked = True
+                return total
+            pause(delays[tries] * random.uniform(0.8, 1.2))
+            tries += 1
+            continue
+        tries = 0
         if not (result.applied or result.failed):
             return total
 
@@ -196,7 +217,7 @@ def sync_after_commit(*, batch: int) -> None:
         log.exception("search sync failed; the change waits in the outbox")
         breaker.trip()
         return
-    if result.unreachable:
+    if result.unreachable or result.blocked:  # one request per pause: saves stay fast
         breaker.trip()
         log.warning("search sync failed (%s); %d change(s) wait in the outbox", result.error, result.failed)
 

@@ -47,6 +47,11 @@ class Command(BaseCommand):
         outbox.breaker.reset()
         if result.unreachable:
             raise CommandError(f"Elasticsearch refused the pending changes ({result.error}); {outbox.depth()} still waiting. Nothing was lost.")
+        if result.blocked:
+            raise CommandError(
+                f"Elasticsearch refuses writes (a read-only or write-blocked index: disk flood stage or index.blocks.*; or overload): "
+                f"{result.error}; {outbox.depth()} change(s) wait in the outbox, retried by the next run. Nothing was lost."
+            )
         message = f"Applied {result.applied} pending change(s); {outbox.depth()} waiting (scheduled for later or retried later)."
         if result.dead:
             message += f" {result.dead} change(s) refused too often moved to the dead letters (see /admin/)."
