@@ -281,3 +281,36 @@ def test_25_5_blocked_index_gets_few_spaced_retries_and_saves_stay_fast(es, live
     refresh(es)
     assert source_of(es, "posts", posts[0].pk)["title"] == "Saved while blocked"
     assert_in_sync()
+
+
+# ---------------------------------------------------------------- the scheduler loop
+
+
+class StopLoop(BaseException):
+    pass
+
+
+def test_search_sync_every_survives_any_exception_in_a_round(monkeypatch):
+    from search.management.commands import search_sync
+
+    rounds, sleeps = [], []
+
+    def apply(self):
+        rounds.append(1)
+        if len(rounds) == 1:
+            raise ValueError("year 10000 is out of range")  # anything, not only CommandError
+        self.stdout.write("applied")
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        if len(sleeps) == 2:
+            raise StopLoop
+
+    monkeypatch.setattr(search_sync.Command, "apply", apply)
+    monkeypatch.setattr(search_sync.time, "sleep", sleep)
+    monkeypatch.setattr(search_sync, "close_old_connections", lambda: None)
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(StopLoop):  # today: the ValueError ends the scheduler
+        call_command("search_sync", "--every", "7", stdout=out, stderr=err)
+    assert len(rounds) == 2 and sleeps == [7.0, 7.0]
+    assert "year 10000 is out of range" in err.getvalue() and "applied" in out.getvalue()
