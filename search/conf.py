@@ -155,7 +155,10 @@ class ServingSettings:
     generation_recheck_seconds: float = _doc("... and re-read the generation anyway this often.", 1.0)
     generation_wait_seconds: float = _doc("A writer waits at most this long to hear its own notification.", 0.1)
     deadline_seconds: float = _doc("One search's time budget across its round trips.", 1.5, env="SEARCH_DEADLINE_SECONDS")
-    search_breaker_seconds: float = _doc("After an Elasticsearch failure, searches answer 503 at once this long.", 3.0)
+    search_breaker_seconds: float = _doc("Once the search breaker opens, searches answer 503 at once this long; then one probe search tries.", 3.0)
+    search_breaker_window_seconds: float = _doc("The search breaker weighs the searches of this many last seconds ...", 10.0)
+    search_breaker_min_calls: int = _doc("... opens only when at least this many were made ...", 5)
+    search_breaker_failure_ratio: float = _doc("... and at least this share of them failed (a lost node's one timeout does not open it).", 0.5)
     cache_breaker_seconds: float = _doc("After a cache failure (Redis down or hanging), searches skip it this long.", 10.0)
     retry_after_seconds: int = _doc("Retry-After of the 503 pages.", 30)
     debug_table: str = _doc(
