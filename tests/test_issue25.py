@@ -5,6 +5,7 @@ passing through to the real node); nothing fakes Elasticsearch's answers.
 """
 
 import io
+import threading
 import time
 
 import pytest
@@ -376,3 +377,60 @@ def test_25_6_failures_older_than_the_window_are_forgotten_and_a_silent_probe_fr
     assert breaker.allows()  # the probe, which never reports (its caller hit a bug)
     clock.now += 3.0
     assert breaker.allows()  # another probe may go
+
+
+# ---------------------------------------------------------------- 7. the swap never hides a change already shown
+
+
+@pytest.mark.django_db
+def test_25_7_a_change_shown_during_the_load_is_never_hidden_by_the_swap(es, build_index, monkeypatch):
+    IndicesClient = type(es.indices)  # noqa: N806 - the class whose method is the seam
+    post = make_post("Swap original quokka")
+    build_index()
+    write_during_the_load(monkeypatch, post, "Swap edited quokka")  # applied to the old indices: readers see it
+    seen_at_swap = []
+    real_update = IndicesClient.update_aliases
+
+    def update_aliases(self, *args, **kwargs):
+        answer = real_update(self, *args, **kwargs)
+        if not seen_at_swap:  # the very first instant after the swap, before any later phase
+            seen_at_swap.append(es.get(index=alias_name("posts"), id=str(post.pk))["_source"]["title"])
+            seen_at_swap.append([h.title for h in search("quokka", use_cache=False).hits])
+        return answer
+
+    monkeypatch.setattr(IndicesClient, "update_aliases", update_aliases)
+    build_index()
+    assert seen_at_swap == ["Swap edited quokka", ["Swap edited quokka"]]  # today: the original title, until the catch-up
+    assert_in_sync()
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_25_7_a_sync_at_the_swap_waits_and_lands_in_the_new_indices(es, build_index, monkeypatch):
+    """A sync that starts while the swap holds the replay log's row waits (nothing reaches the old
+    indices after the last replay), then writes through the alias into the new indices."""
+    post = make_post("Barrier original")
+    build_index()
+    started, done = threading.Event(), threading.Event()
+    real_swap = rebuild_module.swap_aliases
+
+    def swap(client, new):
+        def writer():
+            try:
+                Post.objects.filter(pk=post.pk).update(title="Barrier edited")
+                started.set()
+                outbox.sync_after_commit(batch=100)
+                done.set()
+            finally:
+                connection.close()
+
+        threading.Thread(target=writer).start()
+        assert started.wait(5) and not done.wait(0.5)  # blocked (FOR SHARE) behind the swap's FOR UPDATE
+        return real_swap(client, new)
+
+    monkeypatch.setattr(rebuild_module, "swap_aliases", swap)
+    build_index()
+    assert done.wait(10)
+    refresh(es)
+    assert source_of(es, "posts", post.pk)["title"] == "Barrier edited"
+    assert_in_sync()

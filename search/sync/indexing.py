@@ -168,7 +168,7 @@ class Actions:
             self.pairs.append((key, action))
 
 
-def actions_for_changes(changes: dict[Key, int | None]) -> Actions:
+def actions_for_changes(changes: dict[Key, int | None], targets: dict[str, str] | None = None) -> Actions:
     """The actions that make the aliases match the database for the changed rows.
 
     `changes` maps each key to the tombstone version of a deleted row (or None). A changed post
@@ -177,17 +177,18 @@ def actions_for_changes(changes: dict[Key, int | None]) -> Actions:
     the DELETE trigger's own entry carries one. Facts first (id, version, visibility: no Python
     date), so a hidden row is deleted whatever its dates; only visible rows are read, with their
     document's columns, and a row that cannot be read is reported alone, never fails the batch.
+    The actions name the aliases, or the concrete indices of `targets` (kind -> index).
     """
     post_ids = {pk for kind, pk in changes if kind == POSTS}
     comment_ids = {pk for kind, pk in changes if kind == COMMENTS}
     found = Actions()
-    _post_actions(changes, post_ids, found)
-    _comment_actions(changes, post_ids, comment_ids, found)
+    targets = targets or {}
+    _post_actions(changes, post_ids, found, targets.get(POSTS) or alias_name(POSTS))
+    _comment_actions(changes, post_ids, comment_ids, found, targets.get(COMMENTS) or alias_name(COMMENTS))
     return found
 
 
-def _post_actions(changes, post_ids, found: Actions) -> None:
-    alias = alias_name(POSTS)
+def _post_actions(changes, post_ids, found: Actions, alias: str) -> None:
     facts = {pk: (v, vis) for pk, v, vis in with_post_versions(Post.objects.filter(pk__in=post_ids)).values_list("pk", "row_version", "visible_now")}
 
     def read(ids):
@@ -206,8 +207,7 @@ def _post_actions(changes, post_ids, found: Actions) -> None:
             found.pairs.append((key, delete_action(alias, pk, version=changes[key])))
 
 
-def _comment_actions(changes, post_ids, comment_ids, found: Actions) -> None:
-    alias = alias_name(COMMENTS)
+def _comment_actions(changes, post_ids, comment_ids, found: Actions, alias: str) -> None:
     facts = {
         pk: (post_id, version, visible)
         for pk, post_id, version, visible in with_comment_versions(Comment.objects.filter(Q(pk__in=comment_ids) | Q(post_id__in=post_ids))).values_list(
@@ -331,13 +331,14 @@ def forget_aliases() -> None:
     _aliases_seen.clear()
 
 
-def apply_changes(changes: dict[Key, int | None], *, client=None, refresh: bool = True) -> BulkOutcome:
-    """Make the live indices match the database for these rows. Raises IndexingError.
+def apply_changes(changes: dict[Key, int | None], *, client=None, refresh: bool = True, targets: dict[str, str] | None = None) -> BulkOutcome:
+    """Make the live indices (or the concrete indices of `targets`, kind -> index: a rebuild's
+    new ones) match the database for these rows. Raises IndexingError.
 
     Rows that cannot be read are failed (and in `unreadable`), never sent; a comment re-read for
     its post's change that cannot be read fails under its own key, not the post's."""
-    found = actions_for_changes(changes)
-    outcome = run_bulk(found.pairs, client=client, refresh=refresh)
+    found = actions_for_changes(changes, targets)
+    outcome = run_bulk(found.pairs, client=client, refresh=refresh, require_alias=not targets)
     outcome.failed.update(found.unreadable)
     outcome.unreadable = set(found.unreadable)
     outcome.applied = set(changes) - set(outcome.failed)

@@ -2,9 +2,10 @@
 
 Search keeps answering from the old indices until the atomic alias swap. Nothing depends on a
 clock: from the moment the rebuild starts (the replay log is opened) every outbox entry a sync
-applies to the live indices is kept, marked `replay`, and after the swap the catch-up replays
-them into the new indices (changes committed after the load read the database are in the outbox
-either way). The old indices are kept until catch-up and reconciliation succeed; if either still
+applies to the live indices is kept, marked `replay`, and replayed into the new indices before
+the swap, the last of them under the replay log's lock (so the swap never shows readers less than
+they saw); after the swap the catch-up replays them again as a safety net (changes committed
+after the load read the database are in the outbox either way). The old indices are kept until catch-up and reconciliation succeed; if either still
 fails after its retries, the aliases are swapped back and the kept entries become pending again,
 so nothing is lost, and the command says exactly that. A second concurrent rebuild is refused by
 a PostgreSQL advisory lock, released by PostgreSQL itself if the process dies; the replay log of
@@ -19,7 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from django.db import connection
+from django.db import connection, transaction
 from elasticsearch import ApiError, TransportError, helpers
 
 from search import conf, generation, vocabulary
@@ -36,6 +37,10 @@ log = logging.getLogger(__name__)
 
 class ReindexAlreadyRunning(Exception):
     pass
+
+
+class CatchUpBeforeSwapFailed(Exception):
+    """The new indices could not take the changes syncs made meanwhile; the aliases never moved."""
 
 
 class RebuildFailedAfterSwap(Exception):
@@ -204,6 +209,31 @@ def settle_failures(outcome, report: RebuildReport, what: str) -> None:
         raise IndexingError(f"{len(transient)} change(s) not {what}, first: {next(iter(transient.values()))}")
 
 
+def catch_up_into(client, new: dict[str, str], seen: set[int], report: RebuildReport) -> int:
+    """Replay into the NEW indices (by name) the entries syncs kept that are not in `seen` yet."""
+    changes, ids = replaylog.kept_since(seen)
+    if changes:
+        settle_failures(apply_changes(changes, client=client, targets=new), report, "caught up")
+    seen |= ids
+    return len(changes)
+
+
+def swap_caught_up(client, new: dict[str, str], report: RebuildReport) -> dict[str, list[str]]:
+    """Phase 2, the swap, never showing less than readers saw: the changes syncs applied to the
+    old indices meanwhile are replayed into the new ones first (most without the lock), the last
+    of them and the alias swap while holding the replay log's row, so no sync writes to the old
+    indices between the last replay and the swap; after the commit syncs write into the new ones."""
+    seen: set[int] = set()
+    with transaction.atomic():
+        try:
+            catch_up_into(client, new, seen, report)
+            replaylog.hold()
+            catch_up_into(client, new, seen, report)
+        except Exception as exc:
+            raise CatchUpBeforeSwapFailed(f"catching up the new indices before the swap failed: {exc}") from exc
+        return swap_aliases(client, new)
+
+
 def catch_up(client, report: RebuildReport | None = None) -> int:
     """Phase 3: replay into the new indices every change a sync applied to the old ones meanwhile."""
     changes = replaylog.kept_changes()
@@ -311,7 +341,12 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
         except BaseException:
             replaylog.abandon()
             raise
-        old = swap_aliases(client, new)
+        try:
+            old = swap_caught_up(client, new, report)
+        except CatchUpBeforeSwapFailed:  # the aliases never moved
+            delete_indices(client, new.values())
+            replaylog.abandon()
+            raise
         try:
             complete(client, kinds, report)
         except Exception as exc:
