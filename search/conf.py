@@ -103,6 +103,10 @@ class SyncSettings:
 
     outbox_drain_batch: int = _doc("Outbox entries applied per automatic sync after a commit.", 200)
     pending_drain_batch: int = _doc("... per batch by `search_sync` and at the end of a rebuild.", 500)
+    max_bulk_bytes: int = _doc(
+        "A sync applies at most this many bytes of documents per transaction (smallest first; a bigger one alone), and invalidates the caches after each.",
+        5_000_000,
+    )
     outbox_max_attempts: int = _doc("An entry Elasticsearch refuses this many times moves to the dead letters (outages and overload never count).", 5)
     outbox_retry_seconds: float = _doc("The n-th retry of a refused entry waits this x 2^(n-1).", 10.0)
     outbox_max_lag_seconds: float = _doc("/healthz reports the outbox not ok when a due entry waits longer.", 300.0)

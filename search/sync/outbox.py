@@ -14,6 +14,7 @@ While a rebuild runs (RebuildState), applied entries are kept, marked `replay`, 
 to replay into its new indices after the alias swap.
 """
 
+import json
 import logging
 import random
 import time
@@ -29,7 +30,7 @@ from search.breaker import Breaker
 from search.documents import Kind
 from search.models import DeadChange, PendingChange
 from search.sync import replaylog
-from search.sync.indexing import UNREADABLE, BulkOutcome, IndexingError, apply_changes, merged_changes
+from search.sync.indexing import UNREADABLE, BulkOutcome, IndexingError, actions_for_changes, apply_changes, merged_changes
 from search.versions import StatementNow
 
 log = logging.getLogger(__name__)
@@ -147,11 +148,32 @@ def record_outcome(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> D
     return result
 
 
+def leading_chunk(entries: list) -> list:
+    """The entries to apply now: their documents' smallest first, up to MAX_BULK_BYTES (a bigger
+    one alone, in a later call), so a big document never holds up, nor hides from the caches'
+    invalidation, the small edits due with it. The rest stay due for the next call."""
+    changes, budget = merged_changes(entries), conf.get().sync.max_bulk_bytes
+    sizes = dict.fromkeys(changes, 0)
+    for key, action in actions_for_changes(changes).pairs:
+        sizes[key] += len(json.dumps(action.get("_source") or {}, default=str))
+    if sum(sizes.values()) <= budget:
+        return entries
+    chosen, total = set(), 0
+    for key in sorted(sizes, key=lambda k: (sizes[k], k[1])):
+        if chosen and total + sizes[key] > budget:
+            break
+        chosen.add(key)
+        total += sizes[key]
+    return [e for e in entries if (Kind.of_entry(e.kind), e.object_id) in chosen]
+
+
 def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = None) -> DrainResult:
-    """Apply up to `limit` due entries; entries locked by another process are skipped.
+    """Apply up to `limit` due entries (a leading chunk of them when their documents are big);
+    entries locked by another process are skipped.
 
     The index generation is bumped after every attempt, in its own transaction, even when the
-    bulk failed: some items may have been applied, and no cache may outlive them.
+    bulk failed: some items may have been applied, and no cache may outlive them. `drain_all`
+    calls this per chunk, so caches are invalidated per applied chunk, not per run.
     """
     attempted = False
     try:
@@ -161,6 +183,7 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
             if not entries:
                 return DrainResult()
             attempted = True
+            entries = leading_chunk(entries)
             try:
                 outcome = apply_isolating(merged_changes(entries), client=client, refresh=refresh)
             except IndexingError as exc:
