@@ -103,10 +103,21 @@ class SyncSettings:
 
     outbox_drain_batch: int = _doc("Outbox entries applied per automatic sync after a commit.", 200)
     pending_drain_batch: int = _doc("... per batch by `search_sync` and at the end of a rebuild.", 500)
+    max_bulk_bytes: int = _doc(
+        "A sync applies at most this many bytes of documents per transaction (smallest first; a bigger one alone), and invalidates the caches after each.",
+        5_000_000,
+    )
     outbox_max_attempts: int = _doc("An entry Elasticsearch refuses this many times moves to the dead letters (outages and overload never count).", 5)
     outbox_retry_seconds: float = _doc("The n-th retry of a refused entry waits this x 2^(n-1).", 10.0)
     outbox_max_lag_seconds: float = _doc("/healthz reports the outbox not ok when a due entry waits longer.", 300.0)
+    rebuild_max_refused: int = _doc(
+        "A rebuild skips (and dead-letters) documents refused or unreadable by their own fault; above this many it fails, live indices unchanged.", 100
+    )
     rebuild_catch_up_attempts: int = _doc("A rebuild retries its catch-up this often after the swap before swapping back.", 3)
+    blocked_retry_delays: tuple = _doc(
+        "While the cluster refuses every write (read-only or write-blocked index, overload), `search_sync` retries after these pauses (+-20%), then stops.",
+        (2.0, 5.0),
+    )
     sync_breaker_seconds: float = _doc("After a failed sync, after-commit syncs leave changes in the outbox this long.", 5.0)
 
 
@@ -153,7 +164,10 @@ class ServingSettings:
     generation_recheck_seconds: float = _doc("... and re-read the generation anyway this often.", 1.0)
     generation_wait_seconds: float = _doc("A writer waits at most this long to hear its own notification.", 0.1)
     deadline_seconds: float = _doc("One search's time budget across its round trips.", 1.5, env="SEARCH_DEADLINE_SECONDS")
-    search_breaker_seconds: float = _doc("After an Elasticsearch failure, searches answer 503 at once this long.", 3.0)
+    search_breaker_seconds: float = _doc("Once the search breaker opens, searches answer 503 at once this long; then one probe search tries.", 3.0)
+    search_breaker_window_seconds: float = _doc("The search breaker weighs the searches of this many last seconds ...", 10.0)
+    search_breaker_min_calls: int = _doc("... opens only when at least this many were made ...", 5)
+    search_breaker_failure_ratio: float = _doc("... and at least this share of them failed (a lost node's one timeout does not open it).", 0.5)
     cache_breaker_seconds: float = _doc("After a cache failure (Redis down or hanging), searches skip it this long.", 10.0)
     retry_after_seconds: int = _doc("Retry-After of the 503 pages.", 30)
     debug_table: str = _doc(

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from enum import StrEnum
 
-from elasticsearch.dsl import Date, Document, Index, Integer, Keyword, Text, analyzer, token_filter
+from elasticsearch.dsl import Date, Document, Index, Keyword, Long, Text, analyzer, token_filter
 
 from search import conf
 from search.stopwords import STOP_WORDS
@@ -100,7 +100,7 @@ class PostDocument(SearchableFields):
     plain dict (`prepare_row`, a fast dict, no DSL object per row)."""
 
     doc_type = Keyword()
-    post_id = Integer()
+    post_id = Long()  # PostgreSQL ids are bigint: an `integer` refuses ids past 2^31
     slug = stored()
     url = stored()
     summary = stored()
@@ -137,8 +137,8 @@ class CommentDocument(SearchableFields):
     """An approved comment on a visible post, carrying copies of its post's title and date."""
 
     doc_type = Keyword()
-    comment_id = Integer()
-    post_id = Integer()
+    comment_id = Long()
+    post_id = Long()
     post_title = stored()
     url = stored()
     author = stored()

@@ -167,7 +167,7 @@ def test_failed_reindex_leaves_search_answering_from_the_old_index(es, build_ind
     build_index()
     before = aliased_indices(es, "posts")
 
-    def broken(kind, index, **kwargs):
+    def broken(kind, index, *args, **kwargs):
         yield from ()
         raise RuntimeError("database went away mid-rebuild")
 
@@ -186,8 +186,8 @@ def test_writes_during_a_rebuild_are_caught_up(es, build_index, monkeypatch):
     original = rebuild_module.iter_index_actions
     doomed = make_post("Deleted mid-rebuild")
 
-    def read_then_write(kind, index):
-        yield from original(kind, index)
+    def read_then_write(kind, index, *rest):
+        yield from original(kind, index, *rest)
         if kind == "posts":  # every post read: writers commit while the rebuild is loading (their syncs go to the old index)
             Post.objects.filter(pk=early.pk).update(title="Changed mid-rebuild", modified=timezone.now())
             Post.objects.create(title="Born mid-rebuild", slug="born-mid-rebuild")

@@ -76,8 +76,8 @@ def after_posts_load(monkeypatch, action):
     requests may still be in flight; long before the swap)."""
     original = rebuild_module.iter_index_actions
 
-    def read_then_act(kind, index):
-        yield from original(kind, index)
+    def read_then_act(kind, index, *rest):
+        yield from original(kind, index, *rest)
         if kind == "posts":
             action()
 
@@ -319,7 +319,7 @@ def test_6_stale_delete_never_outranks_a_republish_committed_after_its_read(es, 
     thread = threading.Thread(target=republish)
     thread.start()
     stamped.wait(10)
-    stale_actions = indexing.actions_for_changes({(Kind.POSTS, post.pk): None})  # still reads it hidden
+    stale_actions = indexing.actions_for_changes({(Kind.POSTS, post.pk): None}).pairs  # still reads it hidden
     read_done.set()
     thread.join(30)
     assert post.pk in ids_in(es, "posts")  # the republish's sync indexed it

@@ -82,3 +82,14 @@ def test_the_post_trigger_watches_exactly_the_post_fields_comments_copy():
     new_cols = [c.strip().removeprefix("NEW.") for c in match[1].split(",")]
     old_cols = [c.strip().removeprefix("OLD.") for c in match[2].split(",")]
     assert new_cols == old_cols == list(CommentDocument.POST_FIELDS)
+
+
+def test_ids_are_long_so_indices_of_the_integer_era_are_outdated():
+    """PostgreSQL ids are bigint; the release that mapped them `integer` wrote these digests, so
+    `reindex --if-missing` rebuilds its indices (tests/test_issue25.py indexes an id past 2^31)."""
+    from search.documents import index_definition
+
+    for kind, fields in (("posts", ("post_id",)), ("comments", ("comment_id", "post_id"))):
+        properties = index_definition(kind, "any").to_dict()["mappings"]["properties"]
+        assert {properties[f]["type"] for f in fields} == {"long"}
+    assert schema_id("posts") != "e5119ce0c4b167ef" and schema_id("comments") != "d2f6c39412e1b762"

@@ -228,8 +228,8 @@ def test_a_post_deleted_while_the_rebuild_loads_leaves_no_word_known(blog, monke
     posts, _ = blog
     original = rebuild_module.iter_index_actions
 
-    def read_then_delete(kind, index):
-        yield from original(kind, index)
+    def read_then_delete(kind, index, *rest):
+        yield from original(kind, index, *rest)
         if kind == "posts":
             posts[2].delete()
 

@@ -21,7 +21,7 @@ from elasticsearch import ApiError, TransportError
 
 from search import conf, generation, process, vocabulary
 from search.alternative import Alternative
-from search.breaker import Breaker
+from search.breaker import RateBreaker, RateLimits
 from search.client import get_client
 from search.documents import Hit
 from search.querying import plan, reader, resultcache, wordcache
@@ -38,8 +38,14 @@ class SearchUnavailable(Exception):
     """Elasticsearch could not answer (down, slow, or the indices are missing)."""
 
 
-# After a connection failure or timeout, searches answer "unavailable" at once for a few seconds.
-breaker = Breaker(lambda: conf.get().serving.search_breaker_seconds)
+# When a share of the recent searches failed (no node could answer: connection failures, timeouts,
+# 5xx), searches answer "unavailable" at once for a few seconds, then one probe tries (breaker.py).
+def _limits() -> RateLimits:
+    s = conf.get().serving
+    return RateLimits(s.search_breaker_window_seconds, s.search_breaker_min_calls, s.search_breaker_failure_ratio, s.search_breaker_seconds)
+
+
+breaker = RateBreaker(_limits)
 
 
 process.register("search breaker", breaker.reset)
@@ -153,16 +159,19 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
     executor = Executor(client or get_client(), deadline_seconds=cfg.serving.deadline_seconds, timeout_seconds=settings.ELASTICSEARCH["TIMEOUT"])
     try:
         _run(result, executor, gen)
-    except TransportError as exc:  # connection refused, timeout, the deadline passed
-        breaker.trip()
+    except TransportError as exc:  # connection refused, timeout, the deadline passed (after failover)
+        breaker.record(False)
         log.warning("search unavailable: %s", exc)
         raise SearchUnavailable(str(exc)) from exc
     except ApiError as exc:
+        breaker.record(exc.meta.status < 500)  # a node answered; only a server error counts as a failure
         if exc.meta.status == 404:  # the aliases do not exist yet: run `reindex`
             log.warning("search indices missing: %s", exc)
         else:  # a request we built was refused: a bug, but the reader still gets a calm 503
             log.error("search request refused: %s", exc)
         raise SearchUnavailable(str(exc)) from exc
+    else:
+        breaker.record(True)
     finally:
         result.round_trips, result.took_ms, result.requests = executor.round_trips, executor.took_ms, executor.requests
     result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)

@@ -9,12 +9,14 @@ overwriting anything newer.
 
 from dataclasses import dataclass, field
 
+from django.db import connection, transaction
 from elasticsearch import helpers
 
 from search import generation
 from search.aliases import alias_name
 from search.client import bulk_client
 from search.documents import KINDS, Kind
+from search.sync import outbox
 from search.sync.indexing import apply_changes, querysets
 from search.versions import doc_version
 
@@ -75,7 +77,13 @@ def check(client=None, kinds=KINDS) -> list[KindCheck]:
 
 
 def repair(results: list[KindCheck], client=None) -> dict:
-    """Apply every difference as a change; returns the failures (key -> reason)."""
+    """Apply every difference as a change; returns the failures (key -> reason). A row's own
+    fault (unreadable, refused) fails alone and is dead-lettered; the others are repaired.
+
+    What was applied is verified: a 409 is taken as "the index holds a newer version", which a
+    write made outside our versioning (a DELETE's tombstone, a stray external version) fakes. A
+    document still missing or stale then gets a new row version (reversion) above what the index
+    holds, and is applied again."""
     client = client or bulk_client()
     changes = {}
     for result in results:
@@ -85,6 +93,41 @@ def repair(results: list[KindCheck], client=None) -> dict:
     if not changes:
         return {}
     try:
-        return apply_changes(changes, client=client).failed
+        outcome = apply_changes(changes, client=client)
+        failed = dict(outcome.failed)
+        own = outcome.own_faults
+        for kind, ids in still_behind(client, results, skip=set(failed)).items():
+            reversion(kind, ids, above=max((indexed_versions(client, kind, ids).values()), default=0) // 2 + 1)
+            again = apply_changes({(Kind(kind), pk): None for pk in ids}, client=client)
+            failed.update(again.failed)
+            own.update(again.own_faults)
     finally:
         generation.bump()
+    for key, why in own.items():
+        outbox.dead_letter(key, why)
+    return failed
+
+
+def still_behind(client, results: list[KindCheck], *, skip: set) -> dict[str, list[int]]:
+    """{kind: ids} of the rows a repair just applied whose documents are still missing or stale."""
+    behind = {}
+    for result in results:
+        ids = [pk for pk in result.missing + result.stale if (Kind(result.kind), pk) not in skip]
+        if not ids:
+            continue
+        client.indices.refresh(index=alias_name(result.kind))
+        again = compare(result.kind, expected_versions(result.kind, ids), indexed_versions(client, result.kind, ids))
+        if again.missing or again.stale:
+            behind[result.kind] = again.missing + again.stale
+    return behind
+
+
+def reversion(kind: str, ids: list[int], *, above: int) -> None:
+    """New row versions for `ids`, all above `above`, through the version trigger (migration 0005):
+    the UPDATE changes no column a reader sees, so a post's comments are not re-versioned. The
+    sequence only moves forward (versions just need to grow); a concurrent writer still draws a
+    later value, so its change still wins."""
+    table = {Kind.POSTS: "blog_post", Kind.COMMENTS: "blog_comment"}[Kind(kind)]
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT setval('search_row_version_seq', GREATEST(%s, (SELECT last_value FROM search_row_version_seq)))", [above])
+        cursor.execute(f"UPDATE {table} SET search_version = 0 WHERE id = ANY(%s)", [list(ids)])

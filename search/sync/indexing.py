@@ -59,7 +59,19 @@ class BulkOutcome:
     applied: set = field(default_factory=set)
     failed: dict = field(default_factory=dict)
     transient: set = field(default_factory=set)  # failed keys whose failure was not their own fault
+    unreadable: set = field(default_factory=set)  # failed keys whose row PostgreSQL holds but Python cannot read
     conflicts: int = 0
+
+    @property
+    def blocked(self) -> bool:
+        """Every failure was the cluster's (403/429/5xx: a read-only or write-blocked index,
+        overload), none the entries': retry later, calmly, never item by item."""
+        return bool(self.failed) and set(self.failed) <= self.transient
+
+    @property
+    def own_faults(self) -> dict:
+        """The failures that are the entries' own (refused or unreadable), not the cluster's."""
+        return {key: why for key, why in self.failed.items() if key not in self.transient}
 
 
 # ---------------------------------------------------------------- rows -> documents
@@ -111,37 +123,115 @@ def merged_changes(entries) -> dict[Key, int | None]:
     return changes
 
 
-def actions_for_changes(changes: dict[Key, int | None]) -> list[tuple[Key, dict]]:
-    """(key, action) pairs that make the aliases match the database for the changed rows.
+# A row PostgreSQL holds but Python cannot read (a date outside years 1-9999, written by raw SQL):
+# the row's own fault, like a document Elasticsearch refuses. An outage is never one of these.
+UNREADABLE = (ValueError, OverflowError)
+
+
+def read_rows(qs_for, pks) -> tuple[dict, dict[int, str]]:
+    """({pk: row}, {pk: why unreadable}) for `pks`: one query, and row by row only when it fails,
+    so a row that cannot be read fails alone."""
+    if not pks:
+        return {}, {}
+    try:
+        return {row.pk: row for row in qs_for(pks)}, {}
+    except UNREADABLE:
+        rows, bad = {}, {}
+        for pk in sorted(pks):
+            try:
+                rows.update({row.pk: row for row in qs_for([pk])})
+            except UNREADABLE as exc:
+                bad[pk] = f"row unreadable: {exc}"
+        return rows, bad
+
+
+def safe_action(index: str, kind: str, row) -> tuple[dict | None, str]:
+    """(action, "") for a row, or (None, why) when the row cannot become a document."""
+    try:
+        return row_action(index, kind, row), ""
+    except UNREADABLE as exc:
+        return None, f"row unreadable: {exc}"
+
+
+@dataclass
+class Actions:
+    """What `actions_for_changes` found: (key, action) pairs to send, and rows that cannot be read
+    (key -> reason; a comment re-read for its post's change is keyed as a comment)."""
+
+    pairs: list = field(default_factory=list)
+    unreadable: dict = field(default_factory=dict)
+
+    def add(self, key: Key, action: dict | None, why: str = "", *, unreadable_key: Key | None = None) -> None:
+        if why:
+            self.unreadable[unreadable_key or key] = why
+        elif action is not None:
+            self.pairs.append((key, action))
+
+
+def actions_for_changes(changes: dict[Key, int | None], targets: dict[str, str] | None = None) -> Actions:
+    """The actions that make the aliases match the database for the changed rows.
 
     `changes` maps each key to the tombstone version of a deleted row (or None). A changed post
     also rewrites its comments' documents (they copy its title and visibility; this is how they
     appear when a scheduled post falls due). A vanished row without a tombstone needs nothing:
-    the DELETE trigger's own entry carries one. Two queries whatever the number of changes.
+    the DELETE trigger's own entry carries one. Facts first (id, version, visibility: no Python
+    date), so a hidden row is deleted whatever its dates; only visible rows are read, with their
+    document's columns, and a row that cannot be read is reported alone, never fails the batch.
+    The actions name the aliases, or the concrete indices of `targets` (kind -> index).
     """
     post_ids = {pk for kind, pk in changes if kind == POSTS}
     comment_ids = {pk for kind, pk in changes if kind == COMMENTS}
-    posts_alias, comments_alias = alias_name(Kind.POSTS), alias_name(Kind.COMMENTS)
-    pairs: list[tuple[Key, dict]] = []
+    found = Actions()
+    targets = targets or {}
+    _post_actions(changes, post_ids, found, targets.get(POSTS) or alias_name(POSTS))
+    _comment_actions(changes, post_ids, comment_ids, found, targets.get(COMMENTS) or alias_name(COMMENTS))
+    return found
 
-    found_posts = {p.pk: p for p in with_post_versions(Post.objects.filter(pk__in=post_ids))}
+
+def _post_actions(changes, post_ids, found: Actions, alias: str) -> None:
+    facts = {pk: (v, vis) for pk, v, vis in with_post_versions(Post.objects.filter(pk__in=post_ids)).values_list("pk", "row_version", "visible_now")}
+
+    def read(ids):
+        return with_post_versions(Post.objects.filter(pk__in=ids)).only(*PostDocument.ROW_FIELDS)
+
+    rows, bad = read_rows(read, [pk for pk, (_, visible) in facts.items() if visible])
     for pk in sorted(post_ids):
-        post = found_posts.get(pk)
-        if post is not None:
-            pairs.append(((POSTS, pk), row_action(posts_alias, POSTS, post)))
-        elif changes[(POSTS, pk)] is not None:
-            pairs.append(((POSTS, pk), delete_action(posts_alias, pk, version=changes[(POSTS, pk)])))
+        key = (POSTS, pk)
+        if pk in facts and not facts[pk][1]:  # hidden
+            found.pairs.append((key, delete_action(alias, pk, version=doc_version(facts[pk][0], False))))
+        elif pk in rows:
+            found.add(key, *safe_action(alias, POSTS, rows[pk]))
+        elif pk in bad:
+            found.unreadable[key] = bad[pk]
+        elif changes[key] is not None:  # vanished: its tombstone
+            found.pairs.append((key, delete_action(alias, pk, version=changes[key])))
 
-    comments = with_comment_versions(Comment.objects.select_related("post").filter(Q(pk__in=comment_ids) | Q(post_id__in=post_ids)))
-    seen = set()
-    for comment in comments:
-        seen.add(comment.pk)
-        key = (COMMENTS, comment.pk) if comment.pk in comment_ids else (POSTS, comment.post_id)
-        pairs.append((key, row_action(comments_alias, COMMENTS, comment)))
-    for pk in sorted(comment_ids - seen):
+
+def _comment_actions(changes, post_ids, comment_ids, found: Actions, alias: str) -> None:
+    facts = {
+        pk: (post_id, version, visible)
+        for pk, post_id, version, visible in with_comment_versions(Comment.objects.filter(Q(pk__in=comment_ids) | Q(post_id__in=post_ids))).values_list(
+            "pk", "post_id", "row_version", "visible_now"
+        )
+    }
+
+    def read(ids):
+        return with_comment_versions(Comment.objects.select_related("post").filter(pk__in=ids)).only(*CommentDocument.ROW_FIELDS)
+
+    rows, bad = read_rows(read, [pk for pk, (_, _, visible) in facts.items() if visible])
+    for pk in sorted(facts):
+        post_id, version, visible = facts[pk]
+        key = (COMMENTS, pk) if pk in comment_ids else (POSTS, post_id)
+        if not visible:
+            found.pairs.append((key, delete_action(alias, pk, version=doc_version(version, False))))
+            continue
+        if pk in rows:
+            found.add(key, *safe_action(alias, COMMENTS, rows[pk]), unreadable_key=(COMMENTS, pk))
+        elif pk in bad:
+            found.unreadable[(COMMENTS, pk)] = bad[pk]
+    for pk in sorted(comment_ids - set(facts)):
         if changes[(COMMENTS, pk)] is not None:
-            pairs.append(((COMMENTS, pk), delete_action(comments_alias, pk, version=changes[(COMMENTS, pk)])))
-    return pairs
+            found.pairs.append(((COMMENTS, pk), delete_action(alias, pk, version=changes[(COMMENTS, pk)])))
 
 
 def run_bulk(pairs: list[tuple[Key, dict]], *, client=None, require_alias: bool = True, refresh: bool = True) -> BulkOutcome:
@@ -241,9 +331,16 @@ def forget_aliases() -> None:
     _aliases_seen.clear()
 
 
-def apply_changes(changes: dict[Key, int | None], *, client=None, refresh: bool = True) -> BulkOutcome:
-    """Make the live indices match the database for these rows. Raises IndexingError."""
-    outcome = run_bulk(actions_for_changes(changes), client=client, refresh=refresh)
+def apply_changes(changes: dict[Key, int | None], *, client=None, refresh: bool = True, targets: dict[str, str] | None = None) -> BulkOutcome:
+    """Make the live indices (or the concrete indices of `targets`, kind -> index: a rebuild's
+    new ones) match the database for these rows. Raises IndexingError.
+
+    Rows that cannot be read are failed (and in `unreadable`), never sent; a comment re-read for
+    its post's change that cannot be read fails under its own key, not the post's."""
+    found = actions_for_changes(changes, targets)
+    outcome = run_bulk(found.pairs, client=client, refresh=refresh, require_alias=not targets)
+    outcome.failed.update(found.unreadable)
+    outcome.unreadable = set(found.unreadable)
     outcome.applied = set(changes) - set(outcome.failed)
     return outcome
 
@@ -256,32 +353,58 @@ def querysets() -> dict:
     return {kind: document.indexable_rows for kind, document in DOCUMENTS.items()}
 
 
-def iter_index_actions(kind: str, index: str) -> Iterator[dict]:
-    """Index actions for every visible row of a kind, streamed in chunks (bounded memory)."""
-    for obj in querysets()[kind]().iterator(chunk_size=conf.get().index.queryset_chunk_size):
-        yield index_action(index, kind, obj)
+def iter_index_actions(kind: str, index: str, unreadable: dict | None = None) -> Iterator[dict]:
+    """Index actions for every visible row of a kind, read in pk ranges (bounded memory). A row
+    that cannot be read (or become a document) is skipped and noted in `unreadable` (key -> why):
+    it never stops the load."""
+    rows, size, last = querysets()[kind](), conf.get().index.queryset_chunk_size, 0
+    while True:
+        pks = list(rows.filter(pk__gt=last).values_list("pk", flat=True)[:size])
+        if not pks:
+            return
+        last = pks[-1]
+        found, bad = read_rows(lambda ids: rows.filter(pk__in=ids), pks)
+        for pk in pks:
+            action, why = (None, bad[pk]) if pk in bad else safe_action(index, kind, found[pk]) if pk in found else (None, "")
+            if why and unreadable is not None:
+                unreadable[(Kind(kind), pk)] = why
+            if action is not None:
+                yield action
 
 
-def parallel_load(client, actions: Iterator[dict], *, chunk_size: int, threads: int) -> Iterator[Counter]:
+def send_chunk(client, chunk: list[dict], kind_of: dict[str, str]) -> tuple[Counter, dict]:
+    """One bulk request of a rebuild's load: (documents indexed per index, refused {key: why}).
+
+    A document Elasticsearch refuses for its own content (400 parsing or mapping errors, 413) is
+    left out and reported; item-level 429s are retried with backoff by the helper; a failure that
+    is the cluster's (403/429/5xx after the retries, or the request itself) fails the load."""
+    counts, refused = Counter(action["_index"] for action in chunk), {}
+    results = helpers.streaming_bulk(
+        client, chunk, chunk_size=len(chunk), raise_on_error=False, raise_on_exception=True, yield_ok=False, max_retries=3, initial_backoff=1, max_backoff=10
+    )
+    for _, item in results:
+        ((op, detail),) = item.items()
+        status = int(detail.get("status", 0))
+        reason = f"{op} {detail.get('_index')}/{detail.get('_id')}: {status} {detail.get('error')}"[:1000]
+        if is_transient_status(status):
+            raise IndexingError(f"bulk item refused by the cluster: {reason}")
+        counts[detail["_index"]] -= 1
+        refused[(Kind(kind_of[detail["_index"]]), int(detail["_id"]))] = reason
+    return counts, refused
+
+
+def parallel_load(client, actions: Iterator[dict], *, chunk_size: int, threads: int, kind_of: dict[str, str]) -> Iterator[tuple[Counter, dict]]:
     """Send chunks of actions with `threads` bulk requests in flight; yields each chunk's number
-    of documents per index, in the order the chunks were made.
+    of documents per index and the documents refused (send_chunk), in the order the chunks were made.
 
     The actions are produced on the calling thread (so database queries use its connection and
     see its transaction), only the bulk requests run on the workers. At most 2 x threads chunks
-    are held in memory. Raises IndexingError on the first item Elasticsearch refuses.
+    are held in memory.
     """
-
-    def send(chunk: list[dict]) -> Counter:
-        counts = Counter(action["_index"] for action in chunk)
-        _, errors = helpers.bulk(client, chunk, raise_on_error=False, chunk_size=len(chunk), stats_only=False)
-        if errors:
-            raise IndexingError(f"{len(errors)} bulk items failed, first: {errors[0]}")
-        return counts
-
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bulk") as pool:
         in_flight: deque = deque()
         for chunk in batched(actions, chunk_size):
-            in_flight.append(pool.submit(send, chunk))
+            in_flight.append(pool.submit(send_chunk, client, chunk, kind_of))
             if len(in_flight) >= threads * 2:
                 yield in_flight.popleft().result()
         while in_flight:

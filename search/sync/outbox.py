@@ -14,19 +14,23 @@ While a rebuild runs (RebuildState), applied entries are kept, marked `replay`, 
 to replay into its new indices after the alias swap.
 """
 
+import json
 import logging
+import random
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import connection, transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from search import conf, generation, process
 from search.breaker import Breaker
 from search.documents import Kind
 from search.models import DeadChange, PendingChange
 from search.sync import replaylog
-from search.sync.indexing import BulkOutcome, IndexingError, apply_changes, merged_changes
+from search.sync.indexing import UNREADABLE, BulkOutcome, IndexingError, actions_for_changes, apply_changes, merged_changes
 from search.versions import StatementNow
 
 log = logging.getLogger(__name__)
@@ -37,6 +41,11 @@ breaker = Breaker(lambda: conf.get().sync.sync_breaker_seconds)
 process.register("sync breaker", breaker.reset)
 
 
+def pause(seconds: float) -> None:
+    """The wait between `drain_all`'s tries while the cluster refuses writes (a seam for tests)."""
+    time.sleep(seconds)
+
+
 @dataclass
 class DrainResult:
     applied: int = 0
@@ -45,6 +54,7 @@ class DrainResult:
     conflicts: int = 0
     error: str = ""
     unreachable: bool = False
+    blocked: bool = False  # every failure was the cluster refusing writes (read-only index, overload)
 
 
 def due_entries(limit: int, upto: int | None = None):
@@ -63,32 +73,60 @@ def apply_isolating(changes: dict, *, client=None, refresh: bool = True) -> Bulk
         if exc.transient:
             raise
         outcome = BulkOutcome(failed={key: str(exc)[:1000] for key in changes})
-    if len(changes) > 1:
-        for key in list(outcome.failed):
+    except UNREADABLE as exc:  # a row slipped past the row-by-row reading: isolate it below
+        outcome = BulkOutcome(failed={key: f"row unreadable: {exc}"[:1000] for key in changes})
+    if len(changes) > 1:  # only the entries' own refusals: a cluster refusing everything is not retried per item
+        for key in [k for k in outcome.failed if k in changes and k not in outcome.unreadable and k not in outcome.transient]:
             try:
                 single = apply_changes({key: changes[key]}, client=client, refresh=refresh)
             except IndexingError as exc:
                 single = BulkOutcome(failed={key: str(exc)[:1000]}, transient={key} if exc.transient else set())
+            except UNREADABLE as exc:
+                single = BulkOutcome(failed={key: f"row unreadable: {exc}"[:1000]}, unreadable={key})
             outcome.conflicts += single.conflicts
             outcome.transient.discard(key)
             if key in single.applied:
                 del outcome.failed[key]
                 outcome.applied.add(key)
             else:
-                outcome.failed[key] = single.failed[key]
+                outcome.failed.update(single.failed)
                 outcome.transient |= single.transient
+                outcome.unreadable |= single.unreadable
     return outcome
+
+
+def dead_letter(key, reason: str, *, created=None, attempts: int = 0, tombstone_version=None) -> bool:
+    """Record a change that cannot be applied (shown in the admin and /healthz; the admin's retry
+    action or `search_check --repair` brings it back). At most one per row; False when it had one."""
+    kind, pk = key
+    existing = DeadChange.objects.filter(kind=Kind(kind).entry, object_id=pk).first()
+    if existing is not None:
+        versions = [v for v in (existing.tombstone_version, tombstone_version) if v is not None]
+        DeadChange.objects.filter(id=existing.id).update(last_error=reason[:1000], tombstone_version=max(versions) if versions else None)
+        return False
+    DeadChange.objects.create(
+        kind=Kind(kind).entry, object_id=pk, tombstone_version=tombstone_version, created=created or timezone.now(), attempts=attempts, last_error=reason[:1000]
+    )
+    log.error("%s %s moved to the dead letters: %s", Kind(kind).entry, pk, reason)
+    return True
 
 
 def record_outcome(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> DrainResult:
     """Delete (or keep for a running rebuild) the applied entries; count an attempt on each
-    refused one, with a growing delay; move it to the dead letters at the cap."""
+    refused one, with a growing delay; move it to the dead letters at the cap. A row that cannot
+    be read goes to the dead letters at once (reading it again reads the same row; an edit that
+    cures it writes a new entry), as does an unreadable comment re-read for its post's change."""
     cfg = conf.get()
     result = DrainResult(conflicts=outcome.conflicts)
     applied = [e.id for e in entries if (Kind.of_entry(e.kind), e.object_id) in outcome.applied]
     done = PendingChange.objects.filter(id__in=applied)
     done.update(replay=True) if keep_for_replay else done.delete()
     result.applied = len(applied)
+    own = {(Kind.of_entry(e.kind), e.object_id) for e in entries}
+    for key in sorted(outcome.unreadable - own):
+        result.failed += 1
+        result.error = outcome.failed[key]
+        result.dead += dead_letter(key, outcome.failed[key])
     for e in entries:
         key = (Kind.of_entry(e.kind), e.object_id)
         if key not in outcome.failed:
@@ -99,13 +137,10 @@ def record_outcome(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> D
             PendingChange.objects.filter(id=e.id).update(last_error=result.error)
             continue
         attempts = e.attempts + 1
-        if attempts >= cfg.sync.outbox_max_attempts:
-            DeadChange.objects.create(
-                kind=e.kind, object_id=e.object_id, tombstone_version=e.tombstone_version, created=e.created, attempts=attempts, last_error=result.error
-            )
+        if attempts >= cfg.sync.outbox_max_attempts or key in outcome.unreadable:
+            dead_letter(key, result.error, created=e.created, attempts=attempts, tombstone_version=e.tombstone_version)
             PendingChange.objects.filter(id=e.id).delete()
             result.dead += 1
-            log.error("outbox entry %s %s is dead after %d attempts: %s", e.kind, e.object_id, attempts, result.error)
             continue
         delay = timedelta(seconds=cfg.sync.outbox_retry_seconds * 2 ** (attempts - 1))
         PendingChange.objects.filter(id=e.id).update(attempts=attempts, last_error=result.error, due_at=StatementNow() + delay)
@@ -113,11 +148,32 @@ def record_outcome(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> D
     return result
 
 
+def leading_chunk(entries: list) -> list:
+    """The entries to apply now: their documents' smallest first, up to MAX_BULK_BYTES (a bigger
+    one alone, in a later call), so a big document never holds up, nor hides from the caches'
+    invalidation, the small edits due with it. The rest stay due for the next call."""
+    changes, budget = merged_changes(entries), conf.get().sync.max_bulk_bytes
+    sizes = dict.fromkeys(changes, 0)
+    for key, action in actions_for_changes(changes).pairs:
+        sizes[key] += len(json.dumps(action.get("_source") or {}, default=str))
+    if sum(sizes.values()) <= budget:
+        return entries
+    chosen, total = set(), 0
+    for key in sorted(sizes, key=lambda k: (sizes[k], k[1])):
+        if chosen and total + sizes[key] > budget:
+            break
+        chosen.add(key)
+        total += sizes[key]
+    return [e for e in entries if (Kind.of_entry(e.kind), e.object_id) in chosen]
+
+
 def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = None) -> DrainResult:
-    """Apply up to `limit` due entries; entries locked by another process are skipped.
+    """Apply up to `limit` due entries (a leading chunk of them when their documents are big);
+    entries locked by another process are skipped.
 
     The index generation is bumped after every attempt, in its own transaction, even when the
-    bulk failed: some items may have been applied, and no cache may outlive them.
+    bulk failed: some items may have been applied, and no cache may outlive them. `drain_all`
+    calls this per chunk, so caches are invalidated per applied chunk, not per run.
     """
     attempted = False
     try:
@@ -127,13 +183,16 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
             if not entries:
                 return DrainResult()
             attempted = True
+            entries = leading_chunk(entries)
             try:
                 outcome = apply_isolating(merged_changes(entries), client=client, refresh=refresh)
             except IndexingError as exc:
                 message = str(exc)[:1000]
                 PendingChange.objects.filter(id__in=[e.id for e in entries]).update(last_error=message)
                 return DrainResult(failed=len(entries), error=message, unreachable=True)
-            return record_outcome(entries, outcome, keep_for_replay=keep)
+            result = record_outcome(entries, outcome, keep_for_replay=keep)
+            result.blocked = outcome.blocked
+            return result
     finally:
         if attempted:
             generation.bump()
@@ -142,11 +201,14 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
 def drain_all(*, batch: int, client=None, refresh: bool = True) -> DrainResult:
     """Apply every entry due now, batch by batch, until none is left or Elasticsearch is
     unreachable. Entries written meanwhile are left to the syncs: under a steady stream of writes
-    this still ends."""
+    this still ends. While the cluster refuses every write (`blocked`) it tries again after each
+    of BLOCKED_RETRY_DELAYS (+-20%), then stops: at most 1 + len(delays) bulk requests per
+    blocked batch, never a loop."""
     total = DrainResult()
     upto = PendingChange.objects.aggregate(Max("id"))["id__max"]
     if upto is None:
         return total
+    delays, tries = conf.get().sync.blocked_retry_delays, 0
     while True:
         result = drain(limit=batch, client=client, refresh=refresh, upto=upto)
         for name in ("applied", "failed", "dead", "conflicts"):
@@ -155,6 +217,14 @@ def drain_all(*, batch: int, client=None, refresh: bool = True) -> DrainResult:
         if result.unreachable:
             total.unreachable = True
             return total
+        if result.blocked:
+            if tries == len(delays):
+                total.blocked = True
+                return total
+            pause(delays[tries] * random.uniform(0.8, 1.2))
+            tries += 1
+            continue
+        tries = 0
         if not (result.applied or result.failed):
             return total
 
@@ -170,7 +240,7 @@ def sync_after_commit(*, batch: int) -> None:
         log.exception("search sync failed; the change waits in the outbox")
         breaker.trip()
         return
-    if result.unreachable:
+    if result.unreachable or result.blocked:  # one request per pause: saves stay fast
         breaker.trip()
         log.warning("search sync failed (%s); %d change(s) wait in the outbox", result.error, result.failed)
 

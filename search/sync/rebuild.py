@@ -2,9 +2,10 @@
 
 Search keeps answering from the old indices until the atomic alias swap. Nothing depends on a
 clock: from the moment the rebuild starts (the replay log is opened) every outbox entry a sync
-applies to the live indices is kept, marked `replay`, and after the swap the catch-up replays
-them into the new indices (changes committed after the load read the database are in the outbox
-either way). The old indices are kept until catch-up and reconciliation succeed; if either still
+applies to the live indices is kept, marked `replay`, and replayed into the new indices before
+the swap, the last of them under the replay log's lock (so the swap never shows readers less than
+they saw); after the swap the catch-up replays them again as a safety net (changes committed
+after the load read the database are in the outbox either way). The old indices are kept until catch-up and reconciliation succeed; if either still
 fails after its retries, the aliases are swapped back and the kept entries become pending again,
 so nothing is lost, and the command says exactly that. A second concurrent rebuild is refused by
 a PostgreSQL advisory lock, released by PostgreSQL itself if the process dies; the replay log of
@@ -19,7 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from django.db import connection
+from django.db import connection, transaction
 from elasticsearch import ApiError, TransportError, helpers
 
 from search import conf, generation, vocabulary
@@ -36,6 +37,10 @@ log = logging.getLogger(__name__)
 
 class ReindexAlreadyRunning(Exception):
     pass
+
+
+class CatchUpBeforeSwapFailed(Exception):
+    """The new indices could not take the changes syncs made meanwhile; the aliases never moved."""
 
 
 class RebuildFailedAfterSwap(Exception):
@@ -59,6 +64,9 @@ class RebuildReport:
     removed_old: list[str] = field(default_factory=list)
     kept_old: list[str] = field(default_factory=list)
     pending_applied: int = 0
+    # Documents left out, each the row's own fault (unreadable, or refused by Elasticsearch):
+    # key -> why. The rebuild swaps without them and dead-letters them (admin, /healthz).
+    refused: dict = field(default_factory=dict)
     vocabulary: int | None = None  # known words stored; None when reading them failed
     seconds: float = 0.0
 
@@ -108,7 +116,7 @@ def create_index(client, kind: str) -> str:
     return name
 
 
-def load(client, new: dict[str, str], *, progress: dict[str, Callable[[int], None]] | None = None) -> list[KindReport]:
+def load(client, new: dict[str, str], *, progress: dict[str, Callable[[int], None]] | None = None, refused: dict | None = None) -> list[KindReport]:
     """Stream every visible row of each kind into its new index, then make them searchable.
 
     One pipeline of parallel bulk requests carries all kinds, one after the other: the next
@@ -116,9 +124,16 @@ def load(client, new: dict[str, str], *, progress: dict[str, Callable[[int], Non
     so Elasticsearch never idles between kinds, and one refresh serves every new index."""
     reports = {kind: KindReport(kind=kind, index=index) for kind, index in new.items()}
     kind_of = {index: kind for kind, index in new.items()}
-    actions = (action for kind, index in new.items() for action in iter_index_actions(kind, index))
+    refused = {} if refused is None else refused
+    actions = (action for kind, index in new.items() for action in iter_index_actions(kind, index, refused))
     cfg = conf.get()
-    for sent in parallel_load(client, actions, chunk_size=cfg.index.bulk_chunk_size, threads=cfg.index.bulk_threads):
+    for sent, refused_here in parallel_load(client, actions, chunk_size=cfg.index.bulk_chunk_size, threads=cfg.index.bulk_threads, kind_of=kind_of):
+        refused.update(refused_here)
+        if len(refused) > cfg.sync.rebuild_max_refused:
+            first = next(iter(refused.values()))
+            raise IndexingError(
+                f"{len(refused)} documents refused or unreadable (more than REBUILD_MAX_REFUSED={cfg.sync.rebuild_max_refused}), first: {first}"
+            )
         for index, count in sent.items():
             kind = kind_of[index]
             reports[kind].indexed += count
@@ -155,7 +170,7 @@ def build(client, kinds, report: RebuildReport, progress_factory=None) -> dict[s
             bars = {kind: progress_factory(total=querysets()[kind]().count(), desc=kind, position=i) for i, kind in enumerate(kinds)}
         started = time.perf_counter()
         try:
-            report.kinds.extend(load(client, new, progress={kind: _timed_from_first(bar) for kind, bar in bars.items()}))
+            report.kinds.extend(load(client, new, progress={kind: _timed_from_first(bar) for kind, bar in bars.items()}, refused=report.refused))
             report.load_seconds = time.perf_counter() - started
         finally:
             for bar in bars.values():
@@ -185,19 +200,52 @@ def swap_aliases(client, new: dict[str, str]) -> dict[str, list[str]]:
     return old
 
 
-def catch_up(client) -> int:
+def settle_failures(outcome, report: RebuildReport, what: str) -> None:
+    """A change that is its row's own fault (unreadable, refused) is noted in the report and
+    dead-lettered at the end; only the cluster's failures (unreachable, overloaded) are retried."""
+    report.refused.update(outcome.own_faults)
+    transient = {key: why for key, why in outcome.failed.items() if key in outcome.transient}
+    if transient:
+        raise IndexingError(f"{len(transient)} change(s) not {what}, first: {next(iter(transient.values()))}")
+
+
+def catch_up_into(client, new: dict[str, str], seen: set[int], report: RebuildReport) -> int:
+    """Replay into the NEW indices (by name) the entries syncs kept that are not in `seen` yet."""
+    changes, ids = replaylog.kept_since(seen)
+    if changes:
+        settle_failures(apply_changes(changes, client=client, targets=new), report, "caught up")
+    seen |= ids
+    return len(changes)
+
+
+def swap_caught_up(client, new: dict[str, str], report: RebuildReport) -> dict[str, list[str]]:
+    """Phase 2, the swap, never showing less than readers saw: the changes syncs applied to the
+    old indices meanwhile are replayed into the new ones first (most without the lock), the last
+    of them and the alias swap while holding the replay log's row, so no sync writes to the old
+    indices between the last replay and the swap; after the commit syncs write into the new ones."""
+    seen: set[int] = set()
+    with transaction.atomic():
+        try:
+            catch_up_into(client, new, seen, report)
+            replaylog.hold()
+            catch_up_into(client, new, seen, report)
+        except Exception as exc:
+            raise CatchUpBeforeSwapFailed(f"catching up the new indices before the swap failed: {exc}") from exc
+        return swap_aliases(client, new)
+
+
+def catch_up(client, report: RebuildReport | None = None) -> int:
     """Phase 3: replay into the new indices every change a sync applied to the old ones meanwhile."""
     changes = replaylog.kept_changes()
     try:
         outcome = apply_changes(changes, client=client)
     finally:
         generation.bump()
-    if outcome.failed:
-        raise IndexingError(f"{len(outcome.failed)} change(s) not caught up, first: {next(iter(outcome.failed.values()))}")
+    settle_failures(outcome, report or RebuildReport(), "caught up")
     return len(changes)
 
 
-def reconcile(client, kind: str) -> int:
+def reconcile(client, kind: str, report: RebuildReport | None = None) -> int:
     """Phase 4: documents whose rows are not visible (deleted or hidden while loading) go.
 
     Each candidate found by the scan is re-checked afterwards through the same path as any change
@@ -217,8 +265,7 @@ def reconcile(client, kind: str) -> int:
         outcome = apply_changes({(Kind(kind), pk): version for pk, version in candidates.items()}, client=client)
     finally:
         generation.bump()
-    if outcome.failed:
-        raise IndexingError(f"reconciliation failed, first: {next(iter(outcome.failed.values()))}")
+    settle_failures(outcome, report or RebuildReport(), "reconciled")
     return len(candidates)
 
 
@@ -227,8 +274,8 @@ def complete(client, kinds, report: RebuildReport) -> None:
     attempts = conf.get().sync.rebuild_catch_up_attempts
     for attempt in range(1, attempts + 1):
         try:
-            report.caught_up = catch_up(client)
-            report.reconciled = sum(reconcile(client, kind) for kind in kinds)
+            report.caught_up = catch_up(client, report)
+            report.reconciled = sum(reconcile(client, kind, report) for kind in kinds)
             return
         except (IndexingError, TransportError, ApiError) as exc:
             if attempt == attempts:
@@ -294,7 +341,12 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
         except BaseException:
             replaylog.abandon()
             raise
-        old = swap_aliases(client, new)
+        try:
+            old = swap_caught_up(client, new, report)
+        except CatchUpBeforeSwapFailed:  # the aliases never moved
+            delete_indices(client, new.values())
+            replaylog.abandon()
+            raise
         try:
             complete(client, kinds, report)
         except Exception as exc:
@@ -306,6 +358,7 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
                 words = background.submit(read_vocabulary, client, new)
                 try:
                     replaylog.close_log(covered)
+                    dead_letter_refused(report)
                     retire(client, old, report, keep_old=keep_old)
                 finally:  # whatever happened, the vocabulary must describe the live indices
                     report.vocabulary = refresh_vocabulary(client, words)
@@ -318,6 +371,16 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
             ) from exc
     report.seconds = time.perf_counter() - started
     return report
+
+
+def dead_letter_refused(report: RebuildReport) -> None:
+    """Phase 5, after the swap succeeded (a rebuild undone leaves none): the documents left out
+    become dead letters, so they stay visible (admin, /healthz) after the outbox entries that
+    stood for them were settled, and the admin's retry action can bring them back."""
+    for key, why in sorted(report.refused.items()):
+        outbox.dead_letter(key, why)
+    if report.refused:
+        log.error("%d document(s) left out of the rebuild and dead-lettered, first: %s", len(report.refused), next(iter(report.refused.values())))
 
 
 def read_vocabulary(client, new: dict[str, str]) -> set[str]:

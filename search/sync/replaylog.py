@@ -72,6 +72,20 @@ def kept_changes() -> dict:
         return merged_changes(PendingChange.objects.filter(replay=True))
 
 
+def kept_since(seen: set[int]) -> tuple[dict, set[int]]:
+    """The kept entries not in `seen`, as changes, and their ids (read without waiting: the
+    rebuild's pre-pass; `swap_caught_up` reads the last of them under the lock)."""
+    entries = list(PendingChange.objects.filter(replay=True).exclude(id__in=seen).only("id", "kind", "object_id", "tombstone_version"))
+    return merged_changes(entries), {e.id for e in entries}
+
+
+def hold() -> None:
+    """Take the log's row FOR UPDATE until the transaction ends: every sync that applied something
+    to the live indices has committed its `replay` marks, and none can start (they read the row
+    FOR SHARE for their whole drain) until the caller commits."""
+    RebuildState.objects.select_for_update().filter(id=1).exists()
+
+
 def close_log(covered: set[int]) -> int:
     """Close the log after a successful catch-up: drop the kept entries (now in the new indices)
     and those the load covered (see open_log). Returns how many entries were dropped."""

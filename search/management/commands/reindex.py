@@ -6,7 +6,7 @@ from tqdm import tqdm
 
 from search import vocabulary
 from search.aliases import indices_exist, outdated_kinds
-from search.documents import KINDS
+from search.documents import KINDS, Kind
 from search.sync.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning, rebuild
 
 
@@ -58,6 +58,12 @@ class Command(BaseCommand):
             self.stdout.write(f"  removed stale indices: {', '.join(report.removed_stale)}")
         if report.kept_old:
             self.stdout.write(f"  kept previous indices: {', '.join(report.kept_old)}")
+        if report.refused:
+            (kind, pk), why = next(iter(sorted(report.refused.items())))
+            self.stderr.write(
+                f"  skipped {len(report.refused)} document(s) that could not be indexed (their rows' fault), dead-lettered "
+                f"(admin: dead outbox entries); first: {Kind(kind).entry} {pk}: {why[:300]}"
+            )
         if report.vocabulary is None:
             self.stderr.write("  could not read the known-word vocabulary (see the log): searches stay right, but slower; `search_vocabulary` retries")
         else:

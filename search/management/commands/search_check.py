@@ -23,14 +23,18 @@ class Command(BaseCommand):
         results = checking.check()
         self.report(results)
         total = sum(r.differences for r in results)
+        failed = {}
         if total and repair:
             failed = checking.repair(results)
-            if failed:
-                raise CommandError(f"{len(failed)} repair(s) refused, first: {next(iter(failed.values()))}")
             results = checking.check()
             self.stdout.write("After repair:")
             self.report(results)
             total = sum(r.differences for r in results)
+        if failed:
+            raise CommandError(
+                f"{len(failed)} repair(s) refused (a row's own fault is dead-lettered, see /admin/), first: {next(iter(failed.values()))}; "
+                f"{total} difference(s) remain"
+            )
         if total:
             raise CommandError(f"{total} difference(s) between PostgreSQL and the index")
 

@@ -1,3 +1,4 @@
+import logging
 import time
 
 from django.core.management import call_command
@@ -7,6 +8,8 @@ from django.db import close_old_connections
 from search import conf
 from search.client import bulk_client
 from search.sync import outbox
+
+log = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
@@ -39,6 +42,9 @@ class Command(BaseCommand):
                     call_command("search_vocabulary", "--if-possible", stdout=self.stdout, stderr=self.stderr)
             except CommandError as exc:  # reported; the next round tries again
                 self.stderr.write(str(exc))
+            except Exception as exc:  # noqa: BLE001 - whatever a round hits, the scheduler must keep running
+                log.exception("search_sync round failed; retrying in %s s", every)
+                self.stderr.write(f"search_sync round failed ({type(exc).__name__}: {exc}); the next round tries again")
             close_old_connections()  # PostgreSQL may have restarted between rounds
             time.sleep(every)
 
@@ -47,6 +53,11 @@ class Command(BaseCommand):
         outbox.breaker.reset()
         if result.unreachable:
             raise CommandError(f"Elasticsearch refused the pending changes ({result.error}); {outbox.depth()} still waiting. Nothing was lost.")
+        if result.blocked:
+            raise CommandError(
+                f"Elasticsearch refuses writes (a read-only or write-blocked index: disk flood stage or index.blocks.*; or overload): "
+                f"{result.error}; {outbox.depth()} change(s) wait in the outbox, retried by the next run. Nothing was lost."
+            )
         message = f"Applied {result.applied} pending change(s); {outbox.depth()} waiting (scheduled for later or retried later)."
         if result.dead:
             message += f" {result.dead} change(s) refused too often moved to the dead letters (see /admin/)."
