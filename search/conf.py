@@ -118,6 +118,7 @@ class SyncSettings:
         "While the cluster refuses every write (read-only or write-blocked index, overload), `search_sync` retries after these pauses (+-20%), then stops.",
         (2.0, 5.0),
     )
+    sync_lock_timeout_seconds: float = _doc("A save's sync waits at most this long for a rebuild's alias swap; its change then waits in the outbox.", 2.0)
     sync_breaker_seconds: float = _doc("After a failed sync, after-commit syncs leave changes in the outbox this long.", 5.0)
 
 

@@ -484,3 +484,43 @@ def test_25_7_a_big_document_neither_delays_nor_hides_a_small_edit(es, build_ind
         worker.join(60)
     assert big in ids_in(es, "comments")
     assert_in_sync()
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_25_7_a_save_waits_for_a_swap_only_briefly(es, build_index, settings):
+    """A swap holding the replay log's row (slow alias update) costs a save's sync at most the
+    lock timeout: its change waits in the outbox, the sync breaker stays closed."""
+    settings.SEARCH = {**settings.SEARCH, "SYNC_LOCK_TIMEOUT_SECONDS": 0.5}
+    post = make_post("Save at the barrier")
+    build_index()
+    outbox.breaker.reset()  # the post's own sync ran before the aliases existed
+    holding, release = threading.Event(), threading.Event()
+
+    def swap_in_progress():
+        from django.db import transaction
+
+        from search.sync import replaylog
+
+        try:
+            with transaction.atomic():
+                replaylog.hold()
+                holding.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    swapper = threading.Thread(target=swap_in_progress)
+    swapper.start()
+    try:
+        assert holding.wait(10)
+        Post.objects.filter(pk=post.pk).update(title="Saved at the barrier")
+        started = time.perf_counter()
+        outbox.sync_after_commit(batch=100)  # today: waits for the whole swap
+        assert time.perf_counter() - started < 1.5
+        assert outbox.breaker.allows() and PendingChange.objects.filter(object_id=post.pk).exists()
+    finally:
+        release.set()
+        swapper.join(30)
+    apply_pending()
+    assert source_of(es, "posts", post.pk)["title"] == "Saved at the barrier"

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -167,17 +167,21 @@ def leading_chunk(entries: list) -> list:
     return [e for e in entries if (Kind.of_entry(e.kind), e.object_id) in chosen]
 
 
-def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = None) -> DrainResult:
+def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = None, lock_timeout: float | None = None) -> DrainResult:
     """Apply up to `limit` due entries (a leading chunk of them when their documents are big);
     entries locked by another process are skipped.
 
     The index generation is bumped after every attempt, in its own transaction, even when the
     bulk failed: some items may have been applied, and no cache may outlive them. `drain_all`
-    calls this per chunk, so caches are invalidated per applied chunk, not per run.
+    calls this per chunk, so caches are invalidated per applied chunk, not per run. With
+    `lock_timeout` (seconds), waiting longer for a rebuild's swap raises LockNotAvailable.
     """
     attempted = False
     try:
         with transaction.atomic():
+            if lock_timeout is not None:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{int(lock_timeout * 1000)}ms"])
             keep = replaylog.is_open()
             entries = due_entries(limit, upto)
             if not entries:
@@ -235,7 +239,14 @@ def sync_after_commit(*, batch: int) -> None:
         log.info("search sync skipped: Elasticsearch failed recently; the change waits in the outbox")
         return
     try:
-        result = drain(limit=batch)
+        result = drain(limit=batch, lock_timeout=conf.get().sync.sync_lock_timeout_seconds)
+    except OperationalError as exc:
+        if getattr(exc.__cause__, "pgcode", None) != "55P03":
+            log.exception("search sync failed; the change waits in the outbox")
+            breaker.trip()
+            return
+        log.info("search sync waited too long for a rebuild's alias swap; the change waits in the outbox")
+        return
     except Exception:  # a save must never fail because of search
         log.exception("search sync failed; the change waits in the outbox")
         breaker.trip()
