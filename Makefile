@@ -88,8 +88,11 @@ compose-check:
 clean: stop
 	rm -rf .state $(VENV)
 
+# Complete queries (two seeds, every system) and as-you-type queries; both fail on a never-worse
+# regression of a correctly spelled or complete word.
 relevance: setup
-	$(PY) bench/relevance.py
+	$(PY) bench/relevance.py --fail-on-regression
+	$(PY) bench/asyoutype.py --fail-on-regression
 
 # The same relevance run on the corpus grown 10x (its own database and index prefix).
 relevance-scale: setup

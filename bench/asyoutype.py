@@ -1,6 +1,7 @@
 """As-you-type relevance: this search against Elasticsearch's own `bool_prefix`, on seeded cases.
 
-    .venv/bin/python bench/asyoutype.py [--seed N] [--per-kind 50] [--show-misses 30]
+    .venv/bin/python bench/asyoutype.py [--seed N] [--per-kind 50] [--show-misses 30] [--fail-on-regression]
+    make relevance   (runs it after bench/relevance.py)
 
 Needs the corpus imported and indexed (make run does both). The cases come from bench/typegen.py
 (cut-short title runs with and without a typo, single-word prefixes, and complete words that also
@@ -76,6 +77,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261125)
     parser.add_argument("--per-kind", type=int, default=50)
     parser.add_argument("--show-misses", type=int, default=30)
+    parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a control ranks worse than bool_prefix")
     args = parser.parse_args()
     if not (args.corpus / "posts.ndjson").exists():
         sys.exit(f"no corpus at {args.corpus}: pass --corpus DIR")
@@ -88,6 +90,8 @@ def main() -> None:
     print(f"\ncontrols ranked worse than bool_prefix: {len(worse)}" + "".join(f"\n  {c.text!r}" for c in worse))
     misses = [c for c in cases if ranks[("this search", c.text)] != 1]
     print(f"not first ({len(misses)}):" + "".join(f"\n  {c.kind} {c.text!r}: rank {ranks[('this search', c.text)]}" for c in misses[: args.show_misses]))
+    if args.fail_on_regression and worse:
+        sys.exit(f"{len(worse)} control(s) ranked worse than bool_prefix")
 
 
 if __name__ == "__main__":

@@ -24,3 +24,22 @@ def make_post(title: str, body: str = "", *, published: bool = True, days_ago: i
 
 def make_comment(post: Post, text: str, *, approved: bool = True, author: str = "Reader", parent=None) -> Comment:
     return Comment.objects.create(post=post, comment=text, approved=approved, author_name=author, parent=parent)
+
+
+def admin_post_form(post, *, title: str, body_html: str) -> dict:
+    """The admin change form of a post, as a browser submits it: a new title and body, published,
+    dated 2020-01-01, every other field empty."""
+    return {
+        "title": title,
+        "slug": post.slug,
+        "body_html": body_html,
+        "summary": "",
+        "pub_date_0": "2020-01-01",
+        "pub_date_1": "00:00:00",
+        "tags": "",
+        "published": "on",
+        "source": "",
+        "post_type": "",
+        "source_url": "",
+        "link_url": "",
+    }

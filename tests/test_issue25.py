@@ -411,6 +411,7 @@ def test_25_7_a_sync_at_the_swap_waits_and_lands_in_the_new_indices(es, build_in
     indices after the last replay), then writes through the alias into the new indices."""
     post = make_post("Barrier original")
     build_index()
+    outbox.breaker.reset()  # the setup's save ran before the aliases existed (as when this test runs first)
     started, done = threading.Event(), threading.Event()
     real_swap = rebuild_module.swap_aliases
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from blog.models import Post
 from search.aliases import alias_name, aliased_indices
 from search.models import PendingChange
-from tests.factories import make_post
+from tests.factories import admin_post_form, make_post
 from tests.helpers import TEST_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,20 +67,7 @@ def test_elasticsearch_stopped_and_restarted(client, admin_client, build_index):
         assert admin_client.get("/admin/blog/post/").status_code == 200
         response = admin_client.post(
             f"/admin/blog/post/{post.pk}/change/",
-            {
-                "title": "Edited while Elasticsearch was down",
-                "slug": post.slug,
-                "body_html": "<p>outage edit</p>",
-                "summary": "",
-                "pub_date_0": "2020-01-01",
-                "pub_date_1": "00:00:00",
-                "tags": "",
-                "published": "on",
-                "source": "",
-                "post_type": "",
-                "source_url": "",
-                "link_url": "",
-            },
+            admin_post_form(post, title="Edited while Elasticsearch was down", body_html="<p>outage edit</p>"),
         )
         assert response.status_code == 302, response.content[:2000]
         assert PendingChange.objects.filter(object_id=post.pk).exists()

@@ -24,7 +24,7 @@ from bench.servers import free_port, start_redis, stop_process_group
 from search.aliases import alias_name, aliased_indices
 from search.models import PendingChange
 from search.sync.readiness import IndicesNotReady
-from tests.factories import make_post
+from tests.factories import admin_post_form, make_post
 from tests_cluster.conftest import NODES, ROOT, app_env, cluster
 from tests_cluster.workload import Author, SearchLoad, differences, make_corpus
 
@@ -195,20 +195,7 @@ def test_two_web_servers_share_one_cache_and_an_edit_is_seen_at_once(es, build_i
         assert a.post_form("/admin/login/?next=/admin/", {"username": "editor", "password": "cluster-test-password"}) == 200
         status = a.post_form(
             f"/admin/blog/post/{post.pk}/change/",
-            {
-                "title": "Edited through server A",
-                "slug": post.slug,
-                "body_html": "<p>a post about zeppelins</p>",
-                "summary": "",
-                "pub_date_0": "2020-01-01",
-                "pub_date_1": "00:00:00",
-                "tags": "",
-                "published": "on",
-                "source": "",
-                "post_type": "",
-                "source_url": "",
-                "link_url": "",
-            },
+            admin_post_form(post, title="Edited through server A", body_html="<p>a post about zeppelins</p>"),
         )
         assert status == 200  # the redirect to the change list, followed
         assert b.search_titles("zeppelin") == ["Edited through server A"]  # at once, on the other server

@@ -331,13 +331,16 @@ def forget_aliases() -> None:
     _aliases_seen.clear()
 
 
-def apply_changes(changes: dict[Key, int | None], *, client=None, refresh: bool = True, targets: dict[str, str] | None = None) -> BulkOutcome:
+def apply_changes(
+    changes: dict[Key, int | None], *, client=None, refresh: bool = True, targets: dict[str, str] | None = None, found: Actions | None = None
+) -> BulkOutcome:
     """Make the live indices (or the concrete indices of `targets`, kind -> index: a rebuild's
-    new ones) match the database for these rows. Raises IndexingError.
+    new ones) match the database for these rows. Raises IndexingError. `found`: these changes'
+    actions when the caller already built them (the rows are then not read again).
 
     Rows that cannot be read are failed (and in `unreadable`), never sent; a comment re-read for
     its post's change that cannot be read fails under its own key, not the post's."""
-    found = actions_for_changes(changes, targets)
+    found = found if found is not None else actions_for_changes(changes, targets)
     outcome = run_bulk(found.pairs, client=client, refresh=refresh, require_alias=not targets)
     outcome.failed.update(found.unreadable)
     outcome.unreadable = set(found.unreadable)

@@ -30,7 +30,7 @@ from search.breaker import Breaker
 from search.documents import Kind
 from search.models import DeadChange, PendingChange
 from search.sync import replaylog
-from search.sync.indexing import UNREADABLE, BulkOutcome, IndexingError, actions_for_changes, apply_changes, merged_changes
+from search.sync.indexing import UNREADABLE, Actions, BulkOutcome, IndexingError, actions_for_changes, apply_changes, merged_changes
 from search.versions import StatementNow
 
 log = logging.getLogger(__name__)
@@ -64,11 +64,12 @@ def due_entries(limit: int, upto: int | None = None):
     return list(qs.order_by("id")[:limit])
 
 
-def apply_isolating(changes: dict, *, client=None, refresh: bool = True) -> BulkOutcome:
-    """Apply the changes in one bulk; retry what failed item by item. Raises IndexingError only
-    when Elasticsearch is unreachable (transient) for the whole batch."""
+def apply_isolating(changes: dict, *, client=None, refresh: bool = True, found: Actions | None = None) -> BulkOutcome:
+    """Apply the changes in one bulk (of `found`, their actions, when already built); retry what
+    failed item by item. Raises IndexingError only when Elasticsearch is unreachable (transient)
+    for the whole batch."""
     try:
-        outcome = apply_changes(changes, client=client, refresh=refresh)
+        outcome = apply_changes(changes, client=client, refresh=refresh, found=found)
     except IndexingError as exc:
         if exc.transient:
             raise
@@ -148,23 +149,28 @@ def record_outcome(entries, outcome: BulkOutcome, *, keep_for_replay: bool) -> D
     return result
 
 
-def leading_chunk(entries: list) -> list:
-    """The entries to apply now: their documents' smallest first, up to MAX_BULK_BYTES (a bigger
-    one alone, in a later call), so a big document never holds up, nor hides from the caches'
-    invalidation, the small edits due with it. The rest stay due for the next call."""
+def leading_chunk(entries: list, found: Actions) -> tuple[list, Actions]:
+    """The entries to apply now, and their part of `found` (the entries' actions, built once):
+    their documents' smallest first, up to MAX_BULK_BYTES (a bigger one alone, in a later call),
+    so a big document never holds up, nor hides from the caches' invalidation, the small edits
+    due with it. The rest stay due for the next call."""
     changes, budget = merged_changes(entries), conf.get().sync.max_bulk_bytes
     sizes = dict.fromkeys(changes, 0)
-    for key, action in actions_for_changes(changes).pairs:
+    for key, action in found.pairs:
         sizes[key] += len(json.dumps(action.get("_source") or {}, default=str))
     if sum(sizes.values()) <= budget:
-        return entries
+        return entries, found
     chosen, total = set(), 0
     for key in sorted(sizes, key=lambda k: (sizes[k], k[1])):
         if chosen and total + sizes[key] > budget:
             break
         chosen.add(key)
         total += sizes[key]
-    return [e for e in entries if (Kind.of_entry(e.kind), e.object_id) in chosen]
+    # An unreadable comment re-read for a post's change (not a key of `changes`) is reported now.
+    part = Actions(
+        pairs=[(k, a) for k, a in found.pairs if k in chosen], unreadable={k: why for k, why in found.unreadable.items() if k in chosen or k not in changes}
+    )
+    return [e for e in entries if (Kind.of_entry(e.kind), e.object_id) in chosen], part
 
 
 def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = None, lock_timeout: float | None = None) -> DrainResult:
@@ -187,9 +193,9 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
             if not entries:
                 return DrainResult()
             attempted = True
-            entries = leading_chunk(entries)
+            entries, found = leading_chunk(entries, actions_for_changes(merged_changes(entries)))
             try:
-                outcome = apply_isolating(merged_changes(entries), client=client, refresh=refresh)
+                outcome = apply_isolating(merged_changes(entries), client=client, refresh=refresh, found=found)
             except IndexingError as exc:
                 message = str(exc)[:1000]
                 PendingChange.objects.filter(id__in=[e.id for e in entries]).update(last_error=message)
