@@ -1,5 +1,6 @@
-"""Pools of distinct queries for the load benchmark: misspelled and correctly spelled, each query
-used once, so that no cache (ours, or Elasticsearch's request cache) flatters a candidate.
+"""Pools of distinct queries for the load benchmark: misspelled, correctly spelled and keystrokes (a
+title typed a letter at a time, the last word unfinished), each query used once, so that no cache
+(ours, or Elasticsearch's request cache) flatters a candidate.
 
 A cached answer is what a repeated query costs; the question the load benchmark asks of the
 uncached candidates is what a query the server has *never seen* costs. So each pool holds
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from bench.querygen import MECHANICAL, MIN_WORD, load_posts, tokens, typo
 
-MISSPELLED, CORRECT = "misspelled", "correct"
+MISSPELLED, CORRECT, KEYSTROKE = "misspelled", "correct", "keystroke"
 
 
 def _windows(posts: list[dict], rng: random.Random):
@@ -33,9 +34,23 @@ def _windows(posts: list[dict], rng: random.Random):
         yield words[start : start + n]
 
 
+def _keystrokes(posts: list[dict], rng: random.Random):
+    """Endless as-you-type queries: 1-3 words of a title typed a letter at a time, every state
+    with at least 3 letters of the last word and at least one still missing ("firefox ext",
+    "firefox exte", ...), as the instant box sends them."""
+    titles = [t for t in (tokens(p["title"]) for p in posts) if t]
+    while True:
+        words = rng.choice(titles)
+        n = min(rng.choice((1, 2, 2, 3)), len(words))
+        start = rng.randrange(len(words) - n + 1)
+        *head, last = words[start : start + n]
+        for k in range(3, len(last)):
+            yield [*head, last[:k]]
+
+
 def pool(corpus: Path, *, kind: str, size: int, seed: int = 20261122, posts: list[dict] | None = None) -> list[str]:
-    """`size` distinct queries of `kind` (MISSPELLED or CORRECT)."""
-    if kind not in (MISSPELLED, CORRECT):
+    """`size` distinct queries of `kind` (MISSPELLED, CORRECT or KEYSTROKE)."""
+    if kind not in (MISSPELLED, CORRECT, KEYSTROKE):
         raise ValueError(kind)
     posts = posts if posts is not None else load_posts(corpus)
     vocabulary = set()
@@ -45,7 +60,7 @@ def pool(corpus: Path, *, kind: str, size: int, seed: int = 20261122, posts: lis
     rng = random.Random(f"{seed}:{kind}")
     seen: set[str] = set()
     out: list[str] = []
-    for words in _windows(posts, rng):
+    for words in _keystrokes(posts, rng) if kind == KEYSTROKE else _windows(posts, rng):
         if len(out) >= size:
             break
         if not any(w.isalpha() for w in words):
