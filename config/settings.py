@@ -91,7 +91,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # kept in PostgreSQL (see search/generation.py).
 REDIS_URL = env_str("REDIS_URL", "")
 # Short socket timeouts: a Redis that hangs costs a search ~0.1 s once, then the cache breaker
-# (serving.cache_breaker_seconds) skips it for a while (search/resultcache.py).
+# (serving.cache_breaker_seconds) skips it for a while (search/querying/resultcache.py).
 REDIS_CACHE_OPTIONS = {"socket_timeout": 0.1, "socket_connect_timeout": 0.1}
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "OPTIONS": REDIS_CACHE_OPTIONS}}

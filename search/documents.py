@@ -44,13 +44,13 @@ SEARCHED_FIELDS = ("title", "text", "comment")
 EXACT = "exact"
 # The term suggesters and the known-word vocabulary read the words as written.
 SUGGESTER_FIELDS = {field: f"{field}.{EXACT}" for field in SEARCHED_FIELDS}
-# What a result needs from `_source` (search/reader.py), never the bodies: the one list of it.
+# What a result needs from `_source` (search/querying/reader.py), never the bodies: the one list of it.
 RESULT_FIELDS = ("doc_type", "post_id", "comment_id", "title", "post_title", "url", "author", "pub_date")
 
 english_possessive = token_filter("english_possessive", type="stemmer", language="possessive_english")
 english_stop = token_filter("english_stop", type="stop", stopwords=list(STOP_WORDS))
 
-# The stemmer is chosen by measurement (SEARCH["STEMMER"], see the README's relevance section).
+# The stemmer is chosen by measurement (index.stemmer; docs/search.md, Analysis).
 english_stemmer = token_filter("english_stemmer", type="stemmer", language=conf.get().index.stemmer)
 
 # Matching for recall: stemmed, stop words removed, accents folded.
@@ -192,7 +192,7 @@ class Hit:
     snippet_html: str  # highlighted, HTML-escaped by Elasticsearch
     pub_date: str = ""
     author: str = ""
-    tier: str = ""  # the best tier of the query it reached (search/query.py), for the debug table
+    tier: str = ""  # the best tier of the query it reached (search/querying/query.py), for the debug table
 
 
 def result_of(raw: dict) -> Hit:

@@ -22,7 +22,7 @@ read of its socket, microseconds). Why this is as safe as the read it replaces:
   Values come from a sequence (migration 0008), so a rolled-back bump's value is never used
   again: whatever was cached under it can never be served for a later index state.
 
-SEARCH["GENERATION_LISTEN"] = False switches listening off (e.g. behind a transaction-pooling
+serving.generation_listen (SEARCH_GENERATION_LISTEN=0) switches listening off (e.g. behind a transaction-pooling
 PgBouncer, where LISTEN does not work): every search then reads the row.
 """
 

@@ -4,7 +4,7 @@ process without asking Elasticsearch.
 Why: a word that at least KNOWN_WORD_MIN_DOCS documents hold is never corrected, so a query made
 only of such words needs no suggesters and no word counts. Knowing that before the first request
 lets a correctly spelled query cost one plain search, and a misspelled one ask the suggesters about
-its unknown words only (search/plan.py).
+its unknown words only (search/querying/plan.py).
 
 Built from the index itself, so it matches its analysis exactly: `reindex` runs one terms
 aggregation per searched field's `exact` sub-field over the new indices once live and caught up,

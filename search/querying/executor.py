@@ -1,8 +1,8 @@
 """The thin I/O part of a search: send request bodies to both aliases within one deadline.
 
 It only sends bodies and keeps account (round trips, Elasticsearch's `took`, the bodies sent, for
-the debug table); what to send is decided by search/plan.py and what an answer means by
-search/reader.py, both pure. A search as a whole gets SEARCH["DEADLINE_SECONDS"]: each request
+the debug table); what to send is decided by search/querying/plan.py and what an answer means by
+search/querying/reader.py, both pure. A search as a whole gets serving.deadline_seconds: each request
 waits at most what is left of it (never more than the client's own timeout), so three slow answers
 cannot add up to a long wait, and an answer that arrives after the deadline counts as a timeout.
 """

@@ -122,7 +122,7 @@ def with_known(query: str, aggregations: dict, unknown: list[int], *, min_docs: 
 
 
 def choose_alternatives(query: str, suggest: dict, aggregations: dict, *, cfg: SearchSettings, completing: bool = False) -> list[Alternative]:
-    """What was typed, then the best corrections (search/suggestions.py). An unfinished last word
+    """What was typed, then the best corrections (search/querying/suggestions.py). An unfinished last word
     counts as present in the index: keeping it (for its completions) is as likely as keeping a
     word the blog holds, so "mozila firef" tries "mozilla firef" before "mozilla fire"."""
     present = known_spans(query, aggregations, min_docs=1)

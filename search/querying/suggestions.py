@@ -172,7 +172,7 @@ def _spans(
     Options are ranked by the typo model's score, then by how many documents hold them (summed
     over the suggesters' fields): among equally likely typos the more common word is more likely.
     Which option also forms a phrase with the other words is left to the query itself: an
-    alternative that forms no phrase reaches no phrase tier (search/query.py).
+    alternative that forms no phrase reaches no phrase tier (search/querying/query.py).
     """
     merged: dict[tuple[int, int], dict[str, list[float]]] = {}
     for name in SUGGESTER_FIELDS:

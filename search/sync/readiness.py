@@ -30,7 +30,7 @@ def wanted_status(client) -> str:
 def wait_until_ready(client, indices: list[str], *, timeout: float | None = None) -> str:
     """Block until `indices` are at least yellow (green when replicas can be placed), with no shard
     copy still initializing. Returns the status reached; raises IndicesNotReady after `timeout`
-    seconds (default SEARCH["READY_TIMEOUT_SECONDS"]).
+    seconds (default index.ready_timeout_seconds).
 
     Polls instead of using the health API's wait_for_status: that answers a timeout with HTTP 408,
     which the client's node pool would count as a failed node.
