@@ -1,12 +1,20 @@
 # Production image of the blog search site: gunicorn behind whatever proxy you run, static files
 # served by WhiteNoise (compressed, hashed names).
+# The dictionary's compiled extension (native/lexicon/), built as a wheel in a throw-away stage.
+FROM rust:1-slim-bookworm AS lexicon
+RUN apt-get update && apt-get install -y --no-install-recommends python3-pip python3-venv && rm -rf /var/lib/apt/lists/* \
+    && python3 -m venv /build && /build/bin/pip install "maturin>=1.9,<2"
+COPY native/lexicon /src/lexicon
+RUN cd /src/lexicon && /build/bin/maturin build --release --out /wheels
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 DEBUG=0
 WORKDIR /app
 
 COPY requirements.txt .
-RUN pip install -r requirements.txt
+COPY --from=lexicon /wheels /wheels
+RUN pip install -r requirements.txt /wheels/*.whl
 
 COPY . .
 # collectstatic needs settings that load; the real key comes from the environment at run time.

@@ -26,10 +26,18 @@ help:
 	@echo "make cluster  start the three-node dev cluster (9201-9203);  make cluster-stop: stop it"
 	@echo "make test-cluster  the node-loss, rolling-restart, reindex and two-server tests on that cluster"
 
-venv: $(VENV)/.installed .env.dev
+venv: $(VENV)/.installed $(VENV)/.lexicon .env.dev
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@
+
+# The dictionary's compiled extension (native/lexicon/: Rust `fst`, built by maturin from crates.io;
+# why: docs/benchmarks.md). Needs cargo (rustup); about a minute the first time.
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+$(VENV)/.lexicon: $(VENV)/.installed native/lexicon/Cargo.toml native/lexicon/Cargo.lock native/lexicon/pyproject.toml native/lexicon/src/lib.rs
+	@command -v cargo >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs) to build native/lexicon" >&2; exit 1; }
+	$(PY) -m pip install -q ./native/lexicon
 	touch $@
 
 # The development environment file the settings read (config/settings.py): commands typed by hand

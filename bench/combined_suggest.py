@@ -58,7 +58,7 @@ def main():
 
         helpers.bulk(es, actions(), chunk_size=1000)
         es.indices.refresh(index=combined)
-        known = vocabulary.known_words(generation.latest())
+        known = vocabulary.current(generation.latest())
         three, one, same = [], [], 0
         for i, query in enumerate(pool(args.corpus, kind=MISSPELLED, size=args.queries * 2, seed=123)):
             unknown = plan.unknown_words(query, known, cfg) if known is not None else list(range(len(query.split())))

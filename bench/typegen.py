@@ -9,6 +9,9 @@ what was typed of the last one (`matches`). Kinds:
   missing)
 - cut_typo: the same with one typo in an earlier, complete word (at least 4 letters)
 - cut_word: one distinctive title word cut to its first 4 or more letters
+- cut_inner_typo: a cut-short run whose last word (at least 5 letters typed) has a typo inside what
+  was typed, and no title word starts with the typo ("mozilla firfo" for "mozilla firefox"): the
+  typo must be forgiven where that stays unambiguous
 - typed_whole: a complete title word that is also the start of a longer title word ("java" beside
   "javascript"): posts holding the word itself must come first (the control: completions never
   outrank what was typed)
@@ -22,7 +25,7 @@ from dataclasses import dataclass, field
 from bench.querygen import MECHANICAL, tokens, typo
 
 MAX_EXPECTED = 10
-KINDS = ("cut_run", "cut_typo", "cut_word", "typed_whole")
+KINDS = ("cut_run", "cut_typo", "cut_word", "typed_whole", "cut_inner_typo")
 CONTROL_KINDS = ("typed_whole",)
 
 
@@ -69,11 +72,16 @@ def _run_case(kind: str, t: list[str], titles, vocabulary, rng) -> TypedQuery | 
     run = t[start : start + n]
     if not all(_plain(w) for w in run):
         return None
-    prefix = _cut(run[-1], rng, least=3)
+    prefix = _cut(run[-1], rng, least=5 if kind == "cut_inner_typo" else 3)
     if prefix is None:
         return None
     words = tuple(run[:-1])
     typed = list(words)
+    if kind == "cut_inner_typo":
+        wrong = typo(prefix, rng.choice(MECHANICAL), rng)
+        if wrong == prefix or len(wrong) < 4 or any(w.startswith(wrong) for w in vocabulary):
+            return None  # no typo, or one that starts a real word: ambiguous
+        return TypedQuery(kind, " ".join([*typed, wrong]), words, prefix, _holders(titles, words, prefix))
     if kind == "cut_typo":
         spots = [i for i, w in enumerate(words) if len(w) >= 4]
         if not spots:
@@ -114,7 +122,7 @@ def generate(posts: list[dict], *, seed: int = 20261125, per_kind: int = 50) -> 
         while made < per_kind and tries < per_kind * 400:
             tries += 1
             t = titles[rng.choice(order)]
-            if kind in ("cut_run", "cut_typo"):
+            if kind in ("cut_run", "cut_typo", "cut_inner_typo"):
                 case = _run_case(kind, t, titles, vocabulary, rng)
             else:
                 case = _word_case(kind, t, titles, vocabulary, rng, by_prefix)

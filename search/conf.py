@@ -120,6 +120,7 @@ class SyncSettings:
     )
     sync_lock_timeout_seconds: float = _doc("A save's sync waits at most this long for a rebuild's alias swap; its change then waits in the outbox.", 2.0)
     sync_breaker_seconds: float = _doc("After a failed sync, after-commit syncs leave changes in the outbox this long.", 5.0)
+    max_fresh_words: int = _doc("New words a sync adds to every process's dictionary at most (the most frequent; the next build has the rest).", 2000)
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,9 @@ class RankingSettings:
     typo_costs: TypoCosts = _doc("The typo model's edit costs (below).", TypoCosts())
     known_word_min_docs: int = _doc("A typed word that many documents hold is never corrected (a rare typo is).", 3)
     keep_present_score: float = _doc("Score of keeping a typed word fewer documents hold, when several words are corrected together.", 0.9)
-    suggester: SuggesterOptions = _doc("Term suggester options (below).", SuggesterOptions())
+    suggester: SuggesterOptions = _doc("Term suggester options (below); the dictionary follows them too.", SuggesterOptions())
+    max_candidates: int = _doc("Words the dictionary proposes per typed word, nearest and most common first, for the typo model to score.", 200)
+    fuzzy_completion_min_length: int = _doc("An unfinished last word this long that no word starts with is completed as a typo (firfo: firefox).", 4)
     tiers: Mapping = _doc("Ranking tiers and their constant scores (docs/search.md).", TIERS)
     completion_weight: float = _doc(
         "An unfinished last word's completions weigh this times what was typed (below 1: the word as typed "

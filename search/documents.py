@@ -70,12 +70,10 @@ def searchable(**kwargs) -> Text:
     """A text field for matching and highlighting (offsets make long bodies cheap), with its words
     as written in the `exact` sub-field for the exact tier and the suggesters.
 
-    The `exact` sub-field allows fielddata for one purpose: `reindex` reads the known-word
-    vocabulary from it (search/vocabulary.py) with a terms aggregation, then drops it again. The
-    frequency filter loads only words at least KNOWN_WORD_MIN_DOCS documents of a segment hold,
-    which are the few that can be known: 14 MB of heap at 10x the corpus instead of 171 MB."""
-    min_docs = conf.get().ranking.known_word_min_docs  # 1 or less would read as a fraction: load all
-    exact = Text(analyzer=exact_text, fielddata=True, fielddata_frequency_filter={"min": min_docs if min_docs > 1 else 0})
+    The `exact` sub-field allows fielddata for one purpose: `reindex` reads the dictionary of the
+    index's words from it (search/vocabulary.py) with a terms aggregation, one field at a time,
+    then drops it again."""
+    exact = Text(analyzer=exact_text, fielddata=True)
     return Text(analyzer=english_text, index_options="offsets", fields={EXACT: exact}, **kwargs)
 
 

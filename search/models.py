@@ -82,13 +82,15 @@ class IndexGeneration(models.Model):
 
 
 class Vocabulary(models.Model):
-    """The known words of one index prefix's live indices, read from the index by `reindex`
-    (search/vocabulary.py): words that at least `min_docs` documents hold in one field, as sorted
-    64-bit hashes (8 bytes a word). Each web process loads it once per index generation change, so
-    a correctly spelled query needs neither suggesters nor word counts from Elasticsearch."""
+    """The dictionary of one index prefix's live indices, read from the index by `reindex`
+    (search/vocabulary.py): every word of the searched fields with its document count per field,
+    as the bytes of an `fst` map (`format` "fst1"; an older format is ignored until the next
+    build). Each web process loads it once per change, so checking, completing and correcting a
+    query's words needs no request."""
 
     prefix = models.CharField(max_length=100, unique=True)
     min_docs = models.PositiveIntegerField()
+    format = models.CharField(max_length=20, default="hashes")
     words = models.BinaryField()
     size = models.PositiveIntegerField()
     built = models.DateTimeField(auto_now=True)
@@ -97,4 +99,22 @@ class Vocabulary(models.Model):
         verbose_name_plural = "vocabularies"
 
     def __str__(self):
-        return f"{self.prefix}: {self.size} known words"
+        return f"{self.prefix}: {self.size} words"
+
+
+class FreshWord(models.Model):
+    """A word first indexed after the dictionary was built (a new post or approved comment), with
+    the document counts its documents gave it; every process adds these to its dictionary at the
+    next generation change. The next build holds them and deletes these rows."""
+
+    prefix = models.CharField(max_length=100)
+    word = models.CharField(max_length=200)
+    title = models.PositiveIntegerField(default=0)
+    text = models.PositiveIntegerField(default=0)
+    comment = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["prefix", "word"], name="search_freshword_unique")]
+
+    def __str__(self):
+        return f"{self.prefix}: {self.word}"

@@ -1,120 +1,188 @@
-"""The known-word vocabulary: the words the index holds too often to be typos, known in every web
-process without asking Elasticsearch.
+"""The index's words in each process: a dictionary of every word of the `.exact` fields with its
+document count per field, so a query's words are checked, completed and corrected without a request.
 
-Why: a word that at least KNOWN_WORD_MIN_DOCS documents hold is never corrected, so a query made
-only of such words needs no suggesters and no word counts. Knowing that before the first request
-lets a correctly spelled query cost one plain search, and a misspelled one ask the suggesters about
-its unknown words only (search/querying/plan.py).
+Why: the term suggesters answer "is this word in the index, and which words are near it" with a
+round trip on every keystroke of the instant box. Meilisearch, Typesense and Algolia answer it in
+the process that searches, from a finite-state transducer of the index's words searched with
+Levenshtein automata; so do we (the `lexicon` extension, native/lexicon/: a Rust `fst` map from
+each word to its three per-field counts, 6.4 MB at 550,000 words; why this one and not the PyPI
+candidates: docs/benchmarks.md). It answers three questions (search/querying/candidates.py):
 
-Built from the index itself, so it matches its analysis exactly: `reindex` runs one terms
-aggregation per searched field's `exact` sub-field over the new indices once live and caught up,
-keeping words with at least KNOWN_WORD_MIN_DOCS documents in that field; `search_vocabulary` does only
-this (the compose scheduler runs it hourly). The fielddata this loads is frequency-filtered in the
-mapping (search/documents.py) and cleared right after.
+- is this word known, and how many documents hold it in each field (`counts`);
+- which words start with this prefix, most frequent first (`completions`);
+- which words are within the typo model's reach of this one, or start within it (`within`,
+  `prefix_within`); the typo model then scores every candidate (search/querying/suggestions.py).
 
-What it promises: every word it knows was, when it was built, held by at least that many
-documents in one field, which is a lower bound of the count the full path makes (documents
-holding the word in any field). So at build time it never knows a word the full path would
-correct: it changes the cost of a search, not its answer. It knows a *subset* of those words: the
-frequency filter counts per segment, so a word spread thinly over segments is left out (its
-queries take the full path: same answer, one request more; 14% of them on the corpus). Between
-builds it ages: a word that becomes common is not known yet (full path, same answer), and a word
-whose documents are deleted stays known, so a typo of it is no longer corrected until the next
-build (the hourly refresh bounds that).
+Built from the index itself, so it matches its analysis exactly: `reindex` runs a terms
+aggregation per searched field's `exact` sub-field over the new indices once live and caught up
+(every word, with its document count in that field); `search_vocabulary` does only this. Stored in
+PostgreSQL (search.models.Vocabulary, the map's bytes); each process loads it when the index
+generation moved *and* the stored row changed.
 
-Stored in PostgreSQL (search.models.Vocabulary) as sorted 8-byte hashes, 8 bytes a word; each
-process reloads it only when the index generation moved *and* the stored row changed.
+Fresh words: a word that first appears in a post or comment indexed after the build is recorded by
+the sync (`record_fresh`, search.models.FreshWord, read from the new documents' term vectors) and
+joins every process's dictionary at the next generation change: a completion and correction
+target within seconds, without a rebuild. The next build folds them in and clears them.
+
+Between builds the counts age (a deleted post's words stay; a word that becomes common keeps its
+old count until the next build): the hourly `search_vocabulary` bounds that.
 """
 
-import hashlib
 import logging
-import math
 import threading
-from array import array
-from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import DatabaseError
 
 from search import conf, process
 from search.aliases import alias_name
-from search.documents import KINDS, SUGGESTER_FIELDS
+from search.documents import KINDS, SEARCHED_FIELDS, SUGGESTER_FIELDS
+
+try:  # the compiled extension (native/lexicon/, built by `make`); without it searches ask Elasticsearch
+    from lexicon import Lexicon
+except ImportError:  # pragma: no cover - exercised only on a checkout that skipped `make`
+    Lexicon = None
 
 log = logging.getLogger(__name__)
 
+FORMAT = "fst1"
+MEMO_SIZE = 4096
+NO_COUNTS = (0, 0, 0)
 # A terms aggregation may return at most search.max_buckets (65,536) buckets: the words are read
 # in partitions of about this many distinct words each.
 PARTITION_WORDS = 20_000
 
 
-def word_hash(word: str) -> int:
-    """A signed 64-bit hash of the lowercased word: with 10^6 words a false "known" is ~10^-7 likely."""
-    return int.from_bytes(hashlib.blake2b(word.lower().encode(), digest_size=8).digest(), "little", signed=True)
+def available() -> bool:
+    return Lexicon is not None
 
 
-def pack(words) -> bytes:
-    return array("q", sorted({word_hash(w) for w in words})).tobytes()
+def documents_holding(counts) -> int:
+    """How many documents hold a word in any searched field, estimated from its per-field counts:
+    a post holds title and text, a comment only its comment, so max(title, text) + comment (exact
+    when a post whose title holds a word also holds it in its text, a lower bound otherwise)."""
+    title, text, comment = counts
+    return max(title, text) + comment
 
 
 @dataclass(frozen=True)
-class Known:
-    """An immutable snapshot: membership by binary search over sorted hashes (compact: no str objects)."""
+class Dictionary:
+    """An immutable snapshot: the built map and the fresh words recorded since (a small map of its
+    own, rebuilt when they change). Every answer merges both."""
 
-    hashes: array
-    min_docs: int
+    built: "Lexicon"
+    fresh: "Lexicon | None"
+    # Candidates per (word, edits, prefix length, limit): the words of a query being typed are
+    # looked up again at every keystroke. Dies with the snapshot; bounded.
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
-    @classmethod
-    def from_bytes(cls, data: bytes, min_docs: int) -> "Known":
-        hashes = array("q")
-        hashes.frombytes(bytes(data))
-        return cls(hashes, min_docs)
+    def counts(self, word: str) -> tuple[int, int, int] | None:
+        word = word.lower()
+        found = self.built.get(word)
+        extra = self.fresh.get(word) if self.fresh is not None else None
+        if extra is None:
+            return found
+        return extra if found is None else tuple(a + b for a, b in zip(found, extra, strict=True))
 
     def __contains__(self, word: str) -> bool:
-        h = word_hash(word)
-        i = bisect_left(self.hashes, h)
-        return i < len(self.hashes) and self.hashes[i] == h
+        """Known: held by at least `min_docs` documents, so never corrected (plan.unknown_words)."""
+        counts = self.counts(word)
+        return counts is not None and documents_holding(counts) >= conf.get().ranking.known_word_min_docs
 
     def __len__(self) -> int:
-        return len(self.hashes)
+        return len(self.built) + (len(self.fresh) if self.fresh is not None else 0)
 
     @property
     def nbytes(self) -> int:
-        return self.hashes.itemsize * len(self.hashes)
+        return self.built.nbytes + (self.fresh.nbytes if self.fresh is not None else 0)
+
+    def completions(self, prefix: str, limit: int, field: int | None = None) -> list[tuple[str, tuple]]:
+        found = dict(self.built.completions(prefix, limit, field))
+        if self.fresh is not None:
+            for word, _ in self.fresh.completions(prefix, limit, field):
+                found[word] = self.counts(word)
+        key = (lambda wc: -wc[1][field]) if field is not None else (lambda wc: -sum(wc[1]))
+        return sorted(found.items(), key=lambda wc: (key(wc), wc[0]))[:limit]
+
+    def within(self, word: str, max_edits: int, prefix_length: int = 0, limit: int = 1000) -> list[tuple[str, int, tuple]]:
+        key = (word, max_edits, prefix_length, limit)
+        found = self.memo.get(key)
+        if found is None:
+            if len(self.memo) >= MEMO_SIZE:
+                self.memo.clear()
+            found = self.memo[key] = self._within(word, max_edits, prefix_length, limit)
+        return found
+
+    def _within(self, word: str, max_edits: int, prefix_length: int, limit: int) -> list[tuple[str, int, tuple]]:
+        return self._merge(self.built.within(word, max_edits, prefix_length, limit), self.fresh and self.fresh.within(word, max_edits, prefix_length, limit))
+
+    def prefix_within(self, prefix: str, max_edits: int, limit: int = 50, field: int | None = None) -> list[tuple[str, int, tuple]]:
+        found = self._merge(self.built.prefix_within(prefix, max_edits, limit, field), self.fresh and self.fresh.prefix_within(prefix, max_edits, limit, field))
+        return sorted(found, key=lambda w: (w[1], -(w[2][field] if field is not None else sum(w[2])), w[0]))[:limit]
+
+    def _merge(self, built: list, fresh: list | None) -> list:
+        if not fresh:
+            return built
+        seen = {w for w, _, _ in built}
+        merged = [(w, d, self.counts(w)) for w, d, _ in built] + [(w, d, self.counts(w)) for w, d, _ in fresh if w not in seen]
+        return sorted(merged, key=lambda w: (w[1], -sum(w[2]), w[0]))
+
+
+def from_words(words: dict[str, tuple[int, int, int]], fresh: dict[str, tuple[int, int, int]] | None = None) -> Dictionary:
+    """A dictionary of these words (tests, benchmarks)."""
+    return Dictionary(Lexicon(build(words)), Lexicon(build(fresh)) if fresh else None)
+
+
+def build(words: dict[str, tuple[int, int, int]]) -> bytes:
+    return Lexicon.build(words.items())
 
 
 # ---------------------------------------------------------------- building (reindex)
 
 
-def collect(client, *, min_docs: int, index: str | None = None) -> set[str]:
-    """The words at least `min_docs` documents hold in one searched field, read from `index` (by
-    default the live aliases; `reindex` reads its new indices while it swaps them in)."""
+def collect(client, *, index: str | None = None) -> dict[str, tuple[int, int, int]]:
+    """Every word of the searched fields' `exact` sub-fields with its document count in each,
+    read from `index` (by default the live aliases; `reindex` reads its new indices while it swaps
+    them in). One field at a time, its fielddata dropped right after, so the heap holds one
+    field's words at most (the text's: about 120 MB at 10x the corpus)."""
     index = index or ",".join(alias_name(kind) for kind in KINDS)
-    fields = list(SUGGESTER_FIELDS.values())
-    try:
-        sizes = client.search(index=index, size=0, aggs={f: {"cardinality": {"field": f}} for f in fields}).body
-        distinct = max(sizes["aggregations"][f]["value"] for f in fields)
-        partitions = max(1, math.ceil(distinct / PARTITION_WORDS))
-        words: set[str] = set()
-        for p in range(partitions):
-            terms = {"min_doc_count": min_docs, "size": 3 * PARTITION_WORDS, "include": {"partition": p, "num_partitions": partitions}}
-            body = client.search(index=index, size=0, aggs={f: {"terms": {"field": f, **terms}} for f in fields}).body
-            for f in fields:
-                words.update(b["key"] for b in body["aggregations"][f]["buckets"])
-        return words
-    finally:  # the frequency-filtered fielddata served its purpose: give the heap back
-        client.indices.clear_cache(index=index, fielddata=True, fields=",".join(fields))
+    counts: dict[str, list[int]] = {}
+    for position, name in enumerate(SEARCHED_FIELDS):
+        exact = SUGGESTER_FIELDS[name]
+        try:
+            sizes = client.search(index=index, size=0, aggs={"n": {"cardinality": {"field": exact}}}).body
+            partitions = max(1, -(-int(sizes["aggregations"]["n"]["value"] * 1.1) // PARTITION_WORDS))
+            for p in range(partitions):
+                terms = {"field": exact, "min_doc_count": 1, "size": 3 * PARTITION_WORDS, "include": {"partition": p, "num_partitions": partitions}}
+                body = client.search(index=index, size=0, aggs={"words": {"terms": terms}}).body
+                for bucket in body["aggregations"]["words"]["buckets"]:
+                    counts.setdefault(bucket["key"], [0, 0, 0])[position] = bucket["doc_count"]
+        finally:  # the fielddata served its purpose: give the heap back
+            client.indices.clear_cache(index=index, fielddata=True, fields=exact)
+    return {word: tuple(c) for word, c in counts.items()}
 
 
-def store(client, *, words: set[str] | None = None) -> int:
-    """Store the vocabulary (`words` already collected, or read now from the live indices);
-    returns the number of words."""
-    from search.models import Vocabulary
+def store(client, *, words: dict | None = None, fresh_before: int | None = None) -> int:
+    """Store the dictionary (`words` already collected, or read now from the live indices) and
+    clear the fresh words it holds (those recorded before the collection began: `fresh_before`,
+    the last FreshWord id then); returns the number of words."""
+    from search.models import FreshWord, Vocabulary
 
-    min_docs = conf.get().ranking.known_word_min_docs
+    if Lexicon is None:
+        raise RuntimeError("the lexicon extension is not built (run `make`): searches ask Elasticsearch")
+    prefix = conf.get().index.prefix
     if words is None:
-        words = collect(client, min_docs=min_docs)
-    Vocabulary.objects.update_or_create(prefix=conf.get().index.prefix, defaults={"min_docs": min_docs, "words": pack(words), "size": len(words)})
+        fresh_before = last_fresh_id()
+        words = collect(client)
+    Vocabulary.objects.update_or_create(prefix=prefix, defaults={"min_docs": 1, "format": FORMAT, "words": build(words), "size": len(words)})
+    FreshWord.objects.filter(prefix=prefix, id__lte=fresh_before or 0).delete()
     return len(words)
+
+
+def last_fresh_id() -> int:
+    from search.models import FreshWord
+
+    return FreshWord.objects.filter(prefix=conf.get().index.prefix).order_by("-id").values_list("id", flat=True).first() or 0
 
 
 def drop() -> None:
@@ -126,62 +194,97 @@ def drop() -> None:
 def exists() -> bool:
     from search.models import Vocabulary
 
-    return Vocabulary.objects.filter(prefix=conf.get().index.prefix).exists()
+    return Vocabulary.objects.filter(prefix=conf.get().index.prefix, format=FORMAT).exists()
+
+
+# ---------------------------------------------------------------- fresh words (the sync)
+
+
+def document_words(client, index: str, ids: list[str]) -> dict[str, tuple[int, int, int]]:
+    """The words of the `exact` sub-fields of these just-indexed documents, with how many of them
+    hold each in each field: their term vectors, analysed by Elasticsearch as it indexed them."""
+    counts: dict[str, list[int]] = {}
+    if not ids:
+        return {}
+    fields = [SUGGESTER_FIELDS[name] for name in SEARCHED_FIELDS]
+    flags = {"term_statistics": False, "field_statistics": False, "positions": False, "offsets": False, "payloads": False}
+    body = client.mtermvectors(index=index, ids=ids, fields=fields, **flags).body
+    for doc in body.get("docs", []):
+        for position, name in enumerate(fields):
+            for word in doc.get("term_vectors", {}).get(name, {}).get("terms", {}):
+                counts.setdefault(word, [0, 0, 0])[position] += 1
+    return {word: tuple(c) for word, c in counts.items()}
+
+
+def record_fresh(words: dict[str, tuple[int, int, int]]) -> int:
+    """Record words the stored dictionary lacks (a word already recorded keeps its first counts);
+    returns how many were given. The sync's generation bump makes processes read them."""
+    from search.models import FreshWord
+
+    prefix, longest = conf.get().index.prefix, conf.get().ranking.max_suggest_word_length
+    rows = [FreshWord(prefix=prefix, word=w, title=c[0], text=c[1], comment=c[2]) for w, c in words.items() if 0 < len(w) <= longest]
+    FreshWord.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(rows)
 
 
 # ---------------------------------------------------------------- reading (each web process)
 
 
 class _Loaded:
-    """What this process holds: the snapshot, the row's build time it came from, and the index
-    generation at which that was last checked."""
+    """What this process holds: the snapshot, the row's build time it came from, the last fresh
+    word read, and the index generation at which that was last checked."""
 
     def __init__(self):
         self.lock = threading.Lock()
         self.generation = object()  # matches nothing
         self.built = None
-        self.known: Known | None = None
+        self.data = None
+        self.fresh: dict[str, tuple] = {}
+        self.fresh_id = 0
+        self.dictionary: Dictionary | None = None
 
 
 _loaded = _Loaded()
 
 
-def known_words(generation: int | None) -> Known | None:
-    """The vocabulary for the index as of `generation`, or None (then every search takes the full
-    path). One small PostgreSQL read per generation change per process; a reload only when a
-    rebuild stored a new one."""
+def current(generation: int | None) -> Dictionary | None:
+    """The dictionary for the index as of `generation`, or None (then the words take the suggest
+    request). Two small PostgreSQL reads per generation change per process; a reload of the map
+    only when a build stored a new one."""
     state = _loaded
     if generation is None or generation == state.generation:
-        return state.known
+        return state.dictionary
     with state.lock:
         if generation == state.generation:
-            return state.known
+            return state.dictionary
         try:
             _refresh(state)
-        except DatabaseError as exc:
-            log.warning("known-word vocabulary unreadable, searching without it: %s", exc)
-            return state.known
+        except (DatabaseError, ValueError) as exc:
+            log.warning("the dictionary is unreadable, searching without it: %s", exc)
+            return state.dictionary
         state.generation = generation
-        return state.known
+        return state.dictionary
 
 
 def _refresh(state: _Loaded) -> None:
-    from search.models import Vocabulary
+    from search.models import FreshWord, Vocabulary
 
-    prefix, min_docs = conf.get().index.prefix, conf.get().ranking.known_word_min_docs
-    row = Vocabulary.objects.filter(prefix=prefix).values_list("built", "min_docs").first()
-    if row is None:
-        state.built, state.known = None, None
+    prefix = conf.get().index.prefix
+    built = Vocabulary.objects.filter(prefix=prefix, format=FORMAT).values_list("built", flat=True).first()
+    if built is None or Lexicon is None:
+        state.built, state.data, state.fresh, state.fresh_id, state.dictionary = None, None, {}, 0, None
         return
-    built, row_min_docs = row
-    if built == state.built:
-        return
-    if row_min_docs != min_docs:
-        log.warning("the known-word vocabulary was built for KNOWN_WORD_MIN_DOCS=%s, not %s: run `reindex`", row_min_docs, min_docs)
-        state.built, state.known = built, None
-        return
-    data = Vocabulary.objects.filter(prefix=prefix).values_list("words", flat=True).first()
-    state.built, state.known = built, Known.from_bytes(data, min_docs) if data is not None else None
+    changed = built != state.built
+    if changed:
+        state.data = Lexicon(bytes(Vocabulary.objects.filter(prefix=prefix).values_list("words", flat=True).first()))
+        state.built, state.fresh, state.fresh_id = built, {}, 0
+    rows = list(FreshWord.objects.filter(prefix=prefix, id__gt=state.fresh_id).order_by("id").values_list("id", "word", "title", "text", "comment"))
+    for row_id, word, title, text, comment in rows:
+        state.fresh[word] = (title, text, comment)
+        state.fresh_id = row_id
+    if changed or rows:
+        fresh = Lexicon(Lexicon.build(state.fresh.items())) if state.fresh else None
+        state.dictionary = Dictionary(state.data, fresh)
 
 
 def forget() -> None:
@@ -190,4 +293,4 @@ def forget() -> None:
     _loaded = _Loaded()
 
 
-process.register("known-word vocabulary", forget)
+process.register("dictionary of the index's words", forget)

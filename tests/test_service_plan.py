@@ -72,17 +72,19 @@ def first_answer(*titles, options=None, word="firefix", count=0):
 @pytest.fixture
 def offline(settings, monkeypatch):
     """No result cache; the word cache in local memory; the generation without PostgreSQL; no
-    known-word vocabulary (as before the first `reindex`)."""
+    dictionary (as before the first `reindex`)."""
     settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0, "WORD_CACHE_SECONDS": 60}
     monkeypatch.setattr(generation, "latest", lambda: 7)  # never PostgreSQL (not even the listener)
-    monkeypatch.setattr(vocabulary, "known_words", lambda gen: None)
+    monkeypatch.setattr(vocabulary, "current", lambda gen: None)
 
 
 @pytest.fixture
 def knowing(offline, monkeypatch, settings):
-    """As `offline`, with a vocabulary that knows a few words."""
-    known = vocabulary.Known.from_bytes(vocabulary.pack(["firefox", "tips", "extension", "the"]), conf.get().ranking.known_word_min_docs)
-    monkeypatch.setattr(vocabulary, "known_words", lambda gen: known)
+    """As `offline`, with a dictionary of a few words (four known, one rare)."""
+    pytest.importorskip("lexicon")
+    words = {"firefox": (5, 5, 0), "tips": (4, 4, 1), "extension": (3, 3, 0), "the": (5, 5, 5), "zeppelin": (1, 1, 0)}
+    dictionary = vocabulary.from_words(words)
+    monkeypatch.setattr(vocabulary, "current", lambda gen: dictionary)
 
 
 def suggest_answer(word="firefix", *, options=(), count=0, offset=0, index=0):
@@ -113,28 +115,43 @@ def test_numbers_short_words_and_words_past_the_suggesters_reach_need_no_suggest
     assert len(client.bodies) == 1 and "suggest" not in client.bodies[0]
 
 
-def test_unknown_words_are_asked_about_alone_then_searched_once(knowing):
-    client = FakeClient(suggest_answer("extenson", options=["extension"], offset=8, index=1), hits("Firefox extension", matched=("alt1.title.exact.phrase",)))
+def test_unknown_words_are_corrected_by_the_dictionary_in_one_request(knowing):
+    client = FakeClient(hits("Firefox extension", matched=("alt1.title.exact.phrase",)))
     result = search("firefox extenson", client=client)
+    assert (result.round_trips, len(client.bodies), result.dictionary) == (1, 1, True)
+    assert "suggest" not in client.bodies[0] and "aggs" not in client.bodies[0]
+    assert [a.text for a in result.alternatives] == ["firefox extenson", "firefox extension"]
+    assert result.showing_for == "firefox extension"
+
+
+def test_a_word_the_dictionary_cannot_answer_for_is_asked_about_alone_then_searched_once(knowing):
+    """An accented word: Elasticsearch's analysis folds it, so the suggesters are asked (about it only)."""
+    client = FakeClient(suggest_answer("extenson", options=["extension"], offset=8, index=1), hits("Firefox extension", matched=("alt1.title.exact.phrase",)))
+    result = search("firefox extensón", client=client)
     first, second = client.bodies
     assert first["size"] == 0 and "highlight" not in first and "query" not in first
     assert set(first["aggs"]["known_words"]["aggs"]["words"]["filters"]["filters"]) == {"w1"}  # not "firefox"
-    assert first["suggest"]["text"] == "        extenson"  # the known word blanked, offsets kept
+    assert first["suggest"]["text"] == "        extensón"  # the known word blanked, offsets kept
     assert "suggest" not in second and "aggs" not in second
-    assert [a.text for a in result.alternatives] == ["firefox extenson", "firefox extension"]
+    assert [a.text for a in result.alternatives] == ["firefox extensón", "firefox extension"]
     assert result.showing_for == "firefox extension" and result.round_trips == 2
-    # The unknown word again, in another query: its suggestions come from the word cache.
-    again = FakeClient(hits("Firefox extension", matched=("alt1.title.exact.phrase",)))
-    result = search("the EXTENSON", client=again)
-    assert (result.round_trips, result.word_cache_hit) == (1, True) and "suggest" not in again.bodies[0]
-    assert [a.text for a in result.alternatives] == ["the EXTENSON", "the extension"]
 
 
-def test_a_rare_unknown_word_without_better_options_is_searched_as_typed(knowing):
-    client = FakeClient(suggest_answer("zeppelin", count=1), hits("Zeppelin"))
+def test_a_rare_word_without_better_options_is_searched_as_typed(knowing):
+    client = FakeClient(hits("Zeppelin"))
     result = search("zeppelin", client=client)
-    assert [a.text for a in result.alternatives] == ["zeppelin"] and result.round_trips == 2
+    assert [a.text for a in result.alternatives] == ["zeppelin"] and result.round_trips == 1
     assert result.hits[0].title == "Zeppelin"
+
+
+def test_an_unfinished_word_with_a_typo_is_completed_by_the_dictionary(knowing):
+    """No word starts with "zepp" misspelled as "zeppl"... but one starts a typo away: a correction
+    scored on the prefix, searched with completions; never when a space ends the word."""
+    client = FakeClient(hits("Zeppelin", matched=("alt1c.title.exact.prefix",)))
+    result = search("firefox zepl", client=client)
+    assert [a.text for a in result.alternatives] == ["firefox zepl", "firefox zeppelin"] and result.round_trips == 1
+    finished = search("firefox zepl ", client=FakeClient(hits("Zeppelin")))
+    assert [a.text for a in finished.alternatives] == ["firefox zepl"]
 
 
 def test_without_a_vocabulary_every_word_is_asked_about_then_searched_once(offline):
@@ -212,7 +229,8 @@ def test_an_answer_after_the_deadline_is_a_timeout_that_counts_as_a_failure(offl
 
 
 def test_words_joined_by_a_dot_apostrophe_or_underscore_are_known_as_written(settings):
-    known = vocabulary.Known.from_bytes(vocabulary.pack(["don't", "node.js", "mod_python", "1.0", "kirby's"]), 3)
+    pytest.importorskip("lexicon")
+    known = vocabulary.from_words(dict.fromkeys(["don't", "node.js", "mod_python", "1.0", "kirby's"], (3, 3, 0)))
     # Known as written: the first four.
     assert plan.unknown_words("Don't node.js MOD_PYTHON 1.0", known, conf.get()) == []
     # Left to Elasticsearch: a possessive (the filter cuts "'s"), an unknown word, a hyphen (two

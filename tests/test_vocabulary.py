@@ -1,12 +1,7 @@
-"""The known-word vocabulary (search/vocabulary.py) on real services: read from the index by
-`reindex`, it only ever saves requests, never changes an answer.
-
-- it holds words at least KNOWN_WORD_MIN_DOCS documents hold in one field, and no others (a subset
-  of them: the mapping's frequency filter counts per segment; these fixtures are one segment);
-- with it, every query gets the same alternatives and hits as without it (the full path), typos,
-  rare words, punctuation and accents included, in fewer round trips;
-- a word that becomes common after the rebuild is not known yet, and is still found;
-  `search_vocabulary` makes it known and every process picks it up at the next generation.
+"""The dictionary of the index's words (search/vocabulary.py) on real services: read from the
+index by `reindex`, it holds every word of the searched fields with its document count per field,
+exactly as Elasticsearch counts them; it answers for a query's words without a request; a word of a
+post published after the build joins it at the next sync; without it, searches ask the suggesters.
 """
 
 import pytest
@@ -14,6 +9,10 @@ from django.core.cache import cache
 from django.core.management import call_command
 
 from search import conf, generation, vocabulary
+from search.aliases import alias_name
+from search.client import get_client
+from search.documents import KINDS, SEARCHED_FIELDS, SUGGESTER_FIELDS
+from search.models import FreshWord
 from search.querying.service import search
 from tests.factories import make_comment, make_post
 
@@ -36,16 +35,23 @@ def blog(build_index, settings):
     return posts, report
 
 
-def test_reindex_stores_the_words_three_documents_hold_in_one_field(blog):
+def documents_holding(word: str) -> tuple[int, ...]:
+    """What Elasticsearch itself counts: documents holding the word in each field's exact sub-field."""
+    client, index = get_client(), ",".join(alias_name(kind) for kind in KINDS)
+    return tuple(client.count(index=index, query={"term": {SUGGESTER_FIELDS[f]: word}}).body["count"] for f in SEARCHED_FIELDS)
+
+
+def test_reindex_stores_every_word_with_its_document_count_per_field(blog):
     _, report = blog
-    known = vocabulary.known_words(generation.current())
-    assert report.vocabulary == len(known) > 0
-    assert "firefox" in known and "FIREFOX" in known and "the" in known  # 3 titles; 3 texts
-    assert "zeppelin" not in known and "staticman" not in known and "extension" not in known  # 1-2 documents
-    # 5 documents, but at most 2 in any one field: "in one field" is a lower bound of the count the
-    # full path makes (any field), so the vocabulary never knows a word the full path would correct.
-    assert "jekyll" not in known
-    assert "firefix" not in known
+    dictionary = vocabulary.current(generation.current())
+    assert report.vocabulary == len(dictionary) > 0
+    for word in ("firefox", "jekyll", "zeppelin", "staticman", "the", "don't", "node.js", "cafe", "extension", "webextensions"):
+        assert dictionary.counts(word) == documents_holding(word), word
+    assert dictionary.counts("FIREFOX") == (3, 2, 0)
+    assert dictionary.counts("firefix") is None and "firefix" not in dictionary
+    assert "firefox" in dictionary and "zeppelin" not in dictionary  # known: at least KNOWN_WORD_MIN_DOCS documents
+    assert [w for w, _ in dictionary.completions("fire", 5)] == ["firefox"]
+    assert [w for w, _, _ in dictionary.within("zepelin", 2)] == ["zeppelin"]
 
 
 QUERIES = [
@@ -56,21 +62,19 @@ QUERIES = [
     "zeppelin",
     "zepelin notebooks",
     "node.js jekyll",
-    "café jekyll",
     "staticman",
     "firefox crash reporter",
     "firefox 3.5 shortcuts",
     "the firefox",
     "the firefox 35",
     "kyeboard shortcuts",
-    "firefox 🔥 extension",
-    "jekyll's themes",
     "DON'T crash",
-    "don't's",
     "node.js firefox",
     "node.jss firefox",
     "dont crash",
 ]
+# Words the dictionary cannot answer for (Elasticsearch's analysis decides): the suggesters are asked.
+ASKED = ["café jekyll", "firefox 🔥 extension", "jekyll's themes", "don't's"]
 
 
 def answer(query: str):
@@ -78,44 +82,50 @@ def answer(query: str):
     return ([(a.text, a.score) for a in result.alternatives], [(h.type, h.id) for h in result.hits], result.total, result.showing_for), result.round_trips
 
 
-def test_the_same_answers_as_without_it(blog, monkeypatch):
-    with_it = {q: answer(q) for q in QUERIES}
+def test_one_request_a_query_and_the_suggesters_answers_where_they_agree(blog, monkeypatch):
+    with_it = {q: answer(q) for q in QUERIES + ASKED}
+    assert {q: with_it[q][1] for q in QUERIES} == dict.fromkeys(QUERIES, 1)
+    assert {q: with_it[q][1] for q in ASKED} == dict.fromkeys(ASKED, 2)
     cache.clear()  # the word cache: the full path must ask Elasticsearch itself
-    monkeypatch.setattr(vocabulary, "known_words", lambda gen: None)
-    without = {q: answer(q) for q in QUERIES}
-    for q in QUERIES:
-        assert with_it[q][0] == without[q][0], q
-    # Known words: one plain request. Unknown ones: a suggest request for them, then one search.
-    assert with_it["firefox"][1] == with_it["the firefox"][1] == with_it["the firefox 35"][1] == 1
-    assert with_it["firefix extenson"][1] == 2 and with_it["firefix extenson"][0][3] == "firefox extension"
-    # Words joined by an apostrophe or a dot that the vocabulary holds as written: one request too.
-    assert with_it["DON'T crash"][1] == with_it["node.js firefox"][1] == 1
-    assert with_it["don't's"][1] == with_it["node.jss firefox"][1] == 2  # a possessive; an unknown word
+    monkeypatch.setattr(vocabulary, "current", lambda gen: None)
+    without = {q: answer(q) for q in QUERIES + ASKED}
+    assert without["firefix extenson"][1] == without["zepelin notebooks"][1] == 2
+    for q in QUERIES + ASKED:  # the same hits and the same correction shown, fewer requests
+        assert with_it[q][0][1:] == without[q][0][1:], q
+    assert with_it["firefix extenson"][0][3] == "firefox extension" and with_it["zepelin notebooks"][0][3] == "zeppelin notebooks"
 
 
-def test_a_word_that_becomes_common_later_is_found_then_known_after_reindex_vocabulary(blog, live):
+def test_a_word_of_a_new_post_is_completed_and_corrected_to_after_the_sync(blog, live):
+    """Within the sync that indexed it, not at the next build: no rebuild, one request a keystroke."""
+    assert search("quokka", use_cache=False).total == 0
     with live():
-        for i in range(3):
-            make_post(f"Quokka notes {i}", "quokka quokka")
-    result = search("quokka", use_cache=False)
-    assert result.total == 3 and result.round_trips == 2  # not known yet: the suggesters are asked
+        make_post("Quokka photography", "Quokkas on Rottnest island.")
+    assert FreshWord.objects.filter(word="quokka").exists()
+    typing = search("quok", use_cache=False)
+    assert typing.completing and typing.round_trips == 1 and typing.hits[0].title == "Quokka photography"
+    typo = search("qukka photography ", use_cache=False)
+    assert typo.round_trips == 1 and typo.showing_for == "quokka photography" and typo.hits[0].title == "Quokka photography"
+    # The next build holds the word itself and clears what the syncs recorded.
     call_command("search_vocabulary")
-    result = search("quokka", use_cache=False)
-    assert result.total == 3 and result.round_trips == 1 and "quokka" in vocabulary.known_words(generation.current())
+    assert not FreshWord.objects.exists()
+    assert vocabulary.current(generation.current()).counts("quokka") == (1, 0, 0)
+    assert search("qukka photography ", use_cache=False).showing_for == "quokka photography"
 
 
-def test_without_a_stored_vocabulary_searches_take_the_full_path(blog):
+def test_without_a_stored_dictionary_searches_ask_the_suggesters(blog):
     from search.models import Vocabulary
 
     Vocabulary.objects.all().delete()
     generation.bump()
-    assert vocabulary.known_words(generation.current()) is None
+    assert vocabulary.current(generation.current()) is None
     result = search("firefox", use_cache=False)  # right, only slower: every word is asked about first
     assert result.hits and result.hits[0].title.startswith("Firefox") and result.round_trips == 2
+    assert search("firefix", use_cache=False).showing_for == "firefox"
 
 
-def test_an_emoji_in_a_blanked_word_does_not_shift_suggestions_into_the_word_cache(blog):
+def test_an_emoji_in_a_blanked_word_does_not_shift_suggestions(blog, monkeypatch):
     """Offsets are UTF-16 positions in the text sent, where a blanked word's emoji is one space."""
+    monkeypatch.setattr(vocabulary, "current", lambda gen: None)
     long_word = "x" * 28 + "😀😀😀"  # longer than MAX_SUGGEST_WORD_LENGTH: blanked for the suggesters
     first = search(f"{long_word} firefix zepelin", use_cache=False)
     assert all(
@@ -123,17 +133,6 @@ def test_an_emoji_in_a_blanked_word_does_not_shift_suggestions_into_the_word_cac
     ), first.alternatives
     assert "firefox" in [a.text for a in search("firefix", use_cache=False).alternatives]  # from the word cache
     assert "zeppelin" in [a.text for a in search("zepelin", use_cache=False).alternatives]
-
-
-def test_a_word_spread_over_segments_may_be_left_out_but_is_still_found(blog, live):
-    """The frequency filter counts per segment: three syncs make three segments."""
-    for i in range(3):
-        with live():
-            make_post(f"Wombat notes {i}", "wombat")
-    call_command("search_vocabulary")
-    result = search("wombat", use_cache=False)
-    assert result.total == 3  # known or not, the same answer
-    assert result.round_trips == (1 if "wombat" in vocabulary.known_words(generation.current()) else 2)
 
 
 def test_a_joined_word_the_index_holds_as_one_token_is_that_token_when_typed_alone(blog):
@@ -185,24 +184,23 @@ def test_a_joined_word_the_index_holds_as_one_token_is_that_token_when_typed_alo
 
 def test_a_rebuild_of_one_kind_reads_its_new_index_with_the_live_index_of_the_other(blog):
     """`reindex --only posts` reads the words while it swaps the new posts index in: the comments'
-    words still count ("jekyll" is in 2 titles, 2 texts and 1 comment: 3 in no field), and a word
-    the new posts index gained is known once the command returns."""
+    words still count, and a word the new posts index gained is known once the command returns."""
     posts, _ = blog
     make_comment(posts[4], "A jekyll comment.")
     make_comment(posts[0], "Another jekyll comment.")
-    assert "jekyll" not in vocabulary.known_words(generation.current())  # the comments above are not indexed yet
+    assert vocabulary.current(generation.current()).counts("jekyll") == (2, 2, 1)  # the comments above are not indexed yet
     call_command("reindex", "--only", "comments", "--no-progress")
-    assert "jekyll" in vocabulary.known_words(generation.current())  # 3 comments now, in the new comments index
+    assert vocabulary.current(generation.current()).counts("jekyll") == (2, 2, 3)  # 3 comments now, in the new comments index
     for i in range(3):
         make_post(f"Quokka notes {i}", "quokka")
     call_command("reindex", "--only", "posts", "--no-progress")
-    known = vocabulary.known_words(generation.current())
-    assert "quokka" in known and "jekyll" in known and "firefox" in known
+    dictionary = vocabulary.current(generation.current())
+    assert dictionary.counts("quokka") == (3, 3, 0) and dictionary.counts("jekyll") == (2, 2, 3) and "firefox" in dictionary
 
 
 def test_a_rebuild_whose_vocabulary_cannot_be_read_still_succeeds_and_drops_the_stale_one(blog, monkeypatch, capsys):
     """Reading the words fails (in the background, while the swap runs): the rebuild is still
-    complete, the previous vocabulary (of other indices) is dropped, searches take the full path."""
+    complete, the previous dictionary (of other indices) is dropped, searches ask the suggesters."""
     posts, _ = blog
 
     def refuse(*args, **kwargs):
@@ -211,18 +209,17 @@ def test_a_rebuild_whose_vocabulary_cannot_be_read_still_succeeds_and_drops_the_
     monkeypatch.setattr(vocabulary, "collect", refuse)
     make_post("Quokka notes", "quokka")
     call_command("reindex", "--no-progress")
-    assert "could not read the known-word vocabulary" in capsys.readouterr().err
-    assert not vocabulary.exists() and vocabulary.known_words(generation.current()) is None
+    assert "could not read the dictionary" in capsys.readouterr().err
+    assert not vocabulary.exists() and vocabulary.current(generation.current()) is None
     result = search("quokka", use_cache=False)
     assert result.total == 1 and result.round_trips == 2  # every word asked about first: right, only slower
     assert search("firefix", use_cache=False).showing_for == "firefox"
 
 
-def test_a_post_deleted_while_the_rebuild_loads_leaves_no_word_known(blog, monkeypatch):
+def test_a_post_deleted_while_the_rebuild_loads_leaves_its_words_uncounted(blog, monkeypatch):
     """The words are read from the indices as caught up, not as loaded: "firefox" is in 3 titles
     when the load reads the posts; one of them is deleted right after, so the live indices hold it
-    in 2 titles and 2 texts. Known, it would skip the full path's suggestions and answer
-    differently; read after the catch-up, it is not known and the answer is the full path's."""
+    in 2 titles and 2 texts, and so does the dictionary."""
     from search.sync import rebuild as rebuild_module
 
     posts, _ = blog
@@ -235,8 +232,4 @@ def test_a_post_deleted_while_the_rebuild_loads_leaves_no_word_known(blog, monke
 
     monkeypatch.setattr(rebuild_module, "iter_index_actions", read_then_delete)
     call_command("reindex", "--no-progress")
-    assert "firefox" not in vocabulary.known_words(generation.current())
-    with_vocabulary = [answer(q)[0] for q in ("firefox", "firefox crash")]
-    monkeypatch.setattr(vocabulary, "known_words", lambda gen: None)
-    cache.clear()
-    assert with_vocabulary == [answer(q)[0] for q in ("firefox", "firefox crash")]
+    assert vocabulary.current(generation.current()).counts("firefox") == (2, 2, 0) == documents_holding("firefox")

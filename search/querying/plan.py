@@ -1,21 +1,22 @@
 """What to ask Elasticsearch for a reader's query, as plain request bodies (pure, no I/O).
 
-With the known-word vocabulary (search/vocabulary.py) the service decides before any request
-(without one, stored by `reindex`, every word counts as unknown):
+With the process's dictionary of the index's words (search/vocabulary.py) the service decides
+before any request:
 
 - every word known (or never corrected: a number, too short, past the suggesters' reach):
   `typed_request`, one plain search for what was typed; nothing can be corrected.
-- some words unknown: `suggest_request` asks the suggesters about those words only, with their
-  document counts, and fetches no hits (a query known to be misspelled is searched once, with
-  its alternatives); then `alternatives_request`.
+- some words unknown: `local_suggestions` gets their candidates from the dictionary
+  (search/querying/candidates.py), then `alternatives_request`: still one search.
+- a word the dictionary cannot answer for (hyphens, accents, other scripts), or every unknown
+  word while no dictionary is stored: `suggest_request` asks the suggesters about those words
+  only, with their document counts, and fetches no hits.
 
-`choose_alternatives` turns the suggestions (or the word cache's copy of them) into alternatives.
+`choose_alternatives` turns the suggestions (either source, or the word cache's copy) into alternatives.
 """
-
-import re
 
 from search.alternative import Alternative
 from search.conf import SearchSettings
+from search.querying import candidates
 from search.querying.query import build_query, highlight_query, search_body
 from search.querying.suggestions import (
     KNOWN_WORDS,
@@ -26,9 +27,6 @@ from search.querying.suggestions import (
     suggest_block,
     words,
 )
-
-# ASCII letters and digits joined by characters the standard tokenizer keeps inside a word.
-_JOINED = re.compile(r"[A-Za-z0-9]+(?:[._'][A-Za-z0-9]+)+")
 
 
 def _body(alts: list[Alternative], *, page: int, cfg: SearchSettings, completing: bool = False, **extra) -> dict:
@@ -74,7 +72,7 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
         if word.isascii() and word.isalnum():
             if len(word) < min_length or any(ch.isdigit() for ch in word) or word in known:
                 continue
-        elif _JOINED.fullmatch(word) and not word.lower().endswith("'s") and word in known:
+        elif candidates.JOINED.fullmatch(word) and not word.lower().endswith("'s") and word in known:
             continue
         out.append(i)
     return out
@@ -121,13 +119,41 @@ def with_known(query: str, aggregations: dict, unknown: list[int], *, min_docs: 
     return {KNOWN_WORDS: {"words": {"buckets": buckets}}}
 
 
-def choose_alternatives(query: str, suggest: dict, aggregations: dict, *, cfg: SearchSettings, completing: bool = False) -> list[Alternative]:
+def local_suggestions(query: str, unknown: list[int], dictionary, *, cfg: SearchSettings, completing: bool) -> tuple[dict, dict, list[int], bool]:
+    """What the dictionary answers without a request: (suggest, aggregations) for the unknown words
+    it can answer for, the indices of those it cannot (left to the suggesters), and whether an
+    unfinished last word counts as present (the index holds it, or a word starting with it)."""
+    spans = words(query)
+    local = [i for i in unknown if candidates.resolvable(spans[i][2])]
+    ranking = cfg.ranking
+    suggest, aggregations = candidates.suggest(query, local, dictionary, options=ranking.suggester, limit=ranking.max_candidates)
+    present = True
+    if completing:
+        present, entry = candidates.unfinished_word(
+            query, dictionary, min_length=ranking.fuzzy_completion_min_length, max_edits=1, limit=ranking.max_candidates
+        )
+        if entry is not None:
+            suggest["title_terms"].append(entry)
+    return suggest, aggregations, [i for i in unknown if i not in local], present
+
+
+def merged(first: tuple[dict, dict], second: tuple[dict, dict]) -> tuple[dict, dict]:
+    """Two (suggest, aggregations) answers about different words, as one."""
+    suggest = {name: [*first[0].get(name, []), *second[0].get(name, [])] for name in {*first[0], *second[0]}}
+    buckets = {**first[1].get(KNOWN_WORDS, {}).get("words", {}).get("buckets", {}), **second[1].get(KNOWN_WORDS, {}).get("words", {}).get("buckets", {})}
+    return suggest, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
+
+
+def choose_alternatives(
+    query: str, suggest: dict, aggregations: dict, *, cfg: SearchSettings, completing: bool = False, last_present: bool = True
+) -> list[Alternative]:
     """What was typed, then the best corrections (search/querying/suggestions.py). An unfinished last word
-    counts as present in the index: keeping it (for its completions) is as likely as keeping a
-    word the blog holds, so "mozila firef" tries "mozilla firef" before "mozilla fire"."""
+    counts as present in the index (unless the dictionary says nothing starts with it): keeping it
+    (for its completions) is as likely as keeping a word the blog holds, so "mozila firef" tries
+    "mozilla firef" before "mozilla fire"."""
     present = known_spans(query, aggregations, min_docs=1)
     spans = words(query)
-    if completing and spans:
+    if completing and spans and last_present:
         present = [*present, spans[-1][:2]]
     return alternatives(
         query,

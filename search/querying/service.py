@@ -5,10 +5,11 @@ cache (search/querying/wordcache.py), the plan of requests (search/querying/plan
 within one deadline (search/querying/executor.py) and the reader of the answers (search/querying/reader.py); and it
 maps failures to SearchUnavailable behind a circuit breaker.
 
-Round trips: a query whose words the known-word vocabulary holds costs one search. Words it does
-not hold are asked about in one small suggest request first (the original made up to six), unless
-the word cache remembers their suggestions. Before `reindex` has stored a vocabulary every word
-counts as unknown: right, only slower.
+Round trips: one search per query. The process's dictionary of the index's words
+(search/vocabulary.py) says which words are known and proposes completions and corrections for the
+others (search/querying/candidates.py). Only a word it cannot answer for (hyphens, accents, other
+scripts), or every unknown word while no dictionary is stored yet, is asked about in one small
+suggest request first (the original made up to six), unless the word cache remembers it.
 """
 
 import logging
@@ -73,6 +74,7 @@ class SearchResult:
     cached: bool = False
     word_cache_hit: bool = False  # suggestions came from the per-word cache (no suggest request)
     completing: bool = False  # the last word may be unfinished (no space typed after it)
+    dictionary: bool = False  # the process's dictionary answered for the words (search/vocabulary.py)
 
     @property
     def num_pages(self) -> int:
@@ -190,17 +192,25 @@ def _generation() -> int | None:
 
 
 def _run(result: SearchResult, executor: Executor, gen: int | None) -> None:
-    """One path for every query: words the vocabulary knows are never asked about; the others go
-    to the suggesters in one small request (every word while no vocabulary is stored yet), and
-    then the query is searched once, with its alternatives."""
+    """One path for every query: words the dictionary knows are never asked about; the others get
+    their candidates from the dictionary (no request), or, for a word it cannot answer for or while
+    none is loaded, from the suggesters in one small request; then the query is searched once,
+    with its alternatives."""
     cfg = conf.get()
     query = result.query
-    known = vocabulary.known_words(gen)
-    unknown = plan.unknown_words(query, known if known is not None else frozenset(), cfg)
-    if unknown:
-        suggest, aggregations = _suggestions(result, executor, gen, only=unknown)
+    dictionary = vocabulary.current(gen)
+    unknown = plan.unknown_words(query, dictionary if dictionary is not None else frozenset(), cfg)
+    last_present = True
+    if dictionary is not None:
+        suggest, aggregations, remote, last_present = plan.local_suggestions(query, unknown, dictionary, cfg=cfg, completing=result.completing)
+        result.dictionary = True
+    else:
+        suggest, aggregations, remote = {}, {}, unknown
+    if remote:
+        suggest, aggregations = plan.merged((suggest, aggregations), _suggestions(result, executor, gen, only=remote))
+    if unknown or not last_present:
         aggregations = plan.with_known(query, aggregations, unknown, min_docs=cfg.ranking.known_word_min_docs)
-        result.alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing)
+        result.alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing, last_present=last_present)
     else:  # nothing can be corrected
         result.alternatives = plan.typed(query, cfg)
     body = plan.alternatives_request(result.alternatives, page=result.page, cfg=cfg, completing=result.completing)

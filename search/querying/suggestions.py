@@ -188,14 +188,13 @@ def _spans(
                 text = str(option["text"])
                 if text.lower() == token:
                     continue
-                score = typo_score(token, text, costs)
-                if score < floor:
-                    continue
-                score_freq = best.setdefault(text, [score, 0.0])
-                score_freq[1] += float(option.get("freq", 0))
-    return {
-        span: [(s, t) for t, (s, f) in sorted(opts.items(), key=lambda tf: (-tf[1][0], -tf[1][1], tf[0]))][:per_token] for span, opts in merged.items() if opts
-    }
+                if text not in best:  # the same option from another field: scored once
+                    best[text] = [typo_score(token, text, costs), 0.0]
+                if "prefix" in option:  # a completion of a corrected prefix: scored on that prefix (candidates.py)
+                    best[text][0] = max(best[text][0], typo_score(token, str(option["prefix"]), costs))
+                best[text][1] += float(option.get("freq", 0))
+    ranked = {span: sorted(((s, f, t) for t, (s, f) in opts.items() if s >= floor), key=lambda x: (-x[0], -x[1], x[2])) for span, opts in merged.items()}
+    return {span: [(s, t) for s, _, t in opts[:per_token]] for span, opts in ranked.items() if opts}
 
 
 def _replace(query: str, choices: list[tuple[tuple[int, int], str]]) -> str:

@@ -27,9 +27,10 @@ from django.utils import timezone
 
 from search import conf, generation, process
 from search.breaker import Breaker
+from search.client import get_client
 from search.documents import Kind
 from search.models import DeadChange, PendingChange
-from search.sync import replaylog
+from search.sync import freshwords, replaylog
 from search.sync.indexing import UNREADABLE, Actions, BulkOutcome, IndexingError, actions_for_changes, apply_changes, merged_changes
 from search.versions import StatementNow
 
@@ -202,7 +203,8 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
                 return DrainResult(failed=len(entries), error=message, unreachable=True)
             result = record_outcome(entries, outcome, keep_for_replay=keep)
             result.blocked = outcome.blocked
-            return result
+        freshwords.record(client or get_client(), found.pairs, outcome.applied)
+        return result
     finally:
         if attempted:
             generation.bump()

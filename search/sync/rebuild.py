@@ -67,7 +67,7 @@ class RebuildReport:
     # Documents left out, each the row's own fault (unreadable, or refused by Elasticsearch):
     # key -> why. The rebuild swaps without them and dead-letters them (admin, /healthz).
     refused: dict = field(default_factory=dict)
-    vocabulary: int | None = None  # known words stored; None when reading them failed
+    vocabulary: int | None = None  # words in the dictionary stored; None when reading them failed
     seconds: float = 0.0
 
 
@@ -355,13 +355,14 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
             with ThreadPoolExecutor(max_workers=1, thread_name_prefix="vocabulary") as background:
                 # Read only now: the words must be those of the indices as caught up, not as loaded
                 # (a post deleted during the load must not leave its words known).
+                fresh_before = vocabulary.last_fresh_id()
                 words = background.submit(read_vocabulary, client, new)
                 try:
                     replaylog.close_log(covered)
                     dead_letter_refused(report)
                     retire(client, old, report, keep_old=keep_old)
                 finally:  # whatever happened, the vocabulary must describe the live indices
-                    report.vocabulary = refresh_vocabulary(client, words)
+                    report.vocabulary = refresh_vocabulary(client, words, fresh_before=fresh_before)
             report.pending_applied = outbox.drain_all(batch=conf.get().sync.pending_drain_batch, client=client).applied
         except Exception as exc:
             raise RebuildFailedAfterSwap(
@@ -383,30 +384,30 @@ def dead_letter_refused(report: RebuildReport) -> None:
         log.error("%d document(s) left out of the rebuild and dead-lettered, first: %s", len(report.refused), next(iter(report.refused.values())))
 
 
-def read_vocabulary(client, new: dict[str, str]) -> set[str]:
-    """Phase 5a: the known words of the new indices (with the live index of a kind not rebuilt).
+def read_vocabulary(client, new: dict[str, str]) -> dict[str, tuple[int, int, int]]:
+    """Phase 5a: the dictionary of the new indices (with the live index of a kind not rebuilt).
 
     Read after the catch-up and the reconciliation, so the words are those of the indices as
-    live, changes made during the load included; from there the vocabulary ages like any
-    vocabulary between builds (search/vocabulary.py). Run in the background while the replay log
-    closes and the old indices are deleted (reading loads the new indices' fielddata)."""
+    live, changes made during the load included; from there fresh words join it as the sync
+    indexes them (search/vocabulary.py). Run in the background while the replay log closes and
+    the old indices are deleted (reading loads the new indices' fielddata)."""
     index = ",".join(new.get(kind, alias_name(kind)) for kind in KINDS)
-    return vocabulary.collect(client, min_docs=conf.get().ranking.known_word_min_docs, index=index)
+    return vocabulary.collect(client, index=index)
 
 
-def refresh_vocabulary(client, words: Future | None = None) -> int | None:
-    """Phase 5: store the known words (read by `words`, or now from the live indices;
-    search/vocabulary.py), then a generation bump so every process loads them. A failure only
+def refresh_vocabulary(client, words: Future | None = None, *, fresh_before: int | None = None) -> int | None:
+    """Phase 5: store the dictionary (read by `words`, or now from the live indices;
+    search/vocabulary.py), then a generation bump so every process loads it. A failure only
     costs speed (searches ask Elasticsearch instead), so it is logged, never fatal."""
     try:
-        count = vocabulary.store(client, words=words.result() if words is not None else None)
+        count = vocabulary.store(client, words=words.result() if words is not None else None, fresh_before=fresh_before)
     except Exception:  # noqa: BLE001 - Elasticsearch or PostgreSQL refusing: the rebuild itself succeeded
-        log.warning("could not read the known-word vocabulary; searches ask Elasticsearch until the next reindex", exc_info=True)
+        log.warning("could not read the dictionary of the index's words; searches ask Elasticsearch until the next reindex", exc_info=True)
         try:  # the previous one describes other indices: searches must not trust it
             vocabulary.drop()
             generation.bump()
         except Exception:  # noqa: BLE001
-            log.exception("could not drop the previous known-word vocabulary")
+            log.exception("could not drop the previous dictionary")
         return None
     generation.bump()
     return count

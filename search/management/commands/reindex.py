@@ -65,9 +65,9 @@ class Command(BaseCommand):
                 f"(admin: dead outbox entries); first: {Kind(kind).entry} {pk}: {why[:300]}"
             )
         if report.vocabulary is None:
-            self.stderr.write("  could not read the known-word vocabulary (see the log): searches stay right, but slower; `search_vocabulary` retries")
+            self.stderr.write("  could not read the dictionary (see the log): searches stay right, but slower; `search_vocabulary` retries")
         else:
-            self.stdout.write(f"  known-word vocabulary: {report.vocabulary:,} words")
+            self.stdout.write(f"  dictionary: {report.vocabulary:,} words")
         total = sum(k.indexed for k in report.kinds)
         self.stdout.write(
             self.style.SUCCESS(

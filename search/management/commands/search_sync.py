@@ -23,7 +23,7 @@ class Command(BaseCommand):
             "--every", type=float, metavar="SECONDS", help="Run forever, applying the outbox every SECONDS; a failed round is reported and retried."
         )
         parser.add_argument(
-            "--vocabulary-every", type=float, metavar="SECONDS", help="With --every: also re-read the known-word vocabulary this often (as search_vocabulary)."
+            "--vocabulary-every", type=float, metavar="SECONDS", help="With --every: also re-read the dictionary this often (as search_vocabulary)."
         )
 
     def handle(self, *args, every, vocabulary_every, **options):

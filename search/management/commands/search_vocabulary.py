@@ -6,8 +6,8 @@ from search.sync.rebuild import refresh_vocabulary
 
 class Command(BaseCommand):
     help = (
-        "Read the known-word vocabulary again from the live indices and store it for every web process "
-        "(reindex does it too; run it hourly so words of new posts stop taking the suggest round trip)."
+        "Read the dictionary of the index's words again from the live indices and store it for every web process "
+        "(reindex does it too; run it hourly so the counts of words follow the blog's changes)."
     )
 
     def add_arguments(self, parser):
@@ -18,9 +18,9 @@ class Command(BaseCommand):
     def handle(self, *args, if_possible, **options):
         words = refresh_vocabulary(bulk_client())
         if words is None:
-            message = "could not read the known-word vocabulary (see the log); searches stay right, but slower"
+            message = "could not read the dictionary of the index's words (see the log); searches stay right, but slower"
             if not if_possible:
                 raise CommandError(message)
             self.stderr.write(f"Warning: {message}")
             return
-        self.stdout.write(self.style.SUCCESS(f"Known-word vocabulary: {words:,} words."))
+        self.stdout.write(self.style.SUCCESS(f"Dictionary: {words:,} words."))

@@ -1,0 +1,129 @@
+"""Spelling and completion candidates from the process's dictionary, in the term suggesters' shape
+(pure: the dictionary is an immutable in-memory value, search/vocabulary.py).
+
+Why the suggesters' shape: the typo model (search/querying/suggestions.py) already turns their
+answer into scored alternatives, tested as plain dicts; answering in the same shape lets the one
+model score both, and a word the dictionary cannot answer for still goes to the suggesters in the
+same request shape. The dictionary gives the *full* candidate set within `max_edits` (the
+suggesters give their top `size` per field, by their own score): the typo model chooses among all.
+
+What the suggester would do, done here: `suggest_mode` per field ("missing": only a field that
+lacks the word proposes, each option counted by its documents in that field), `min_word_length`,
+`prefix_length` and `max_edits`, and the word counts the query's `known_words` aggregation gives
+(documents holding the word in any field, estimated from the per-field counts).
+
+And what it cannot: an unfinished last word with a typo inside it ("firfo" for "firefox").
+`completion_options` finds words that *start* within one edit of it and proposes the most common
+word of each corrected prefix, scored by the typo model on the prefix ("firefo"), not the word.
+"""
+
+import re
+
+from search.conf import SuggesterOptions
+from search.documents import SUGGESTER_FIELDS
+from search.querying.suggestions import KNOWN_WORDS, words
+from search.vocabulary import NO_COUNTS, documents_holding
+
+# ASCII letters and digits joined by characters the standard tokenizer keeps inside a word.
+JOINED = re.compile(r"[A-Za-z0-9]+(?:[._'][A-Za-z0-9]+)+")
+TITLE = 0  # the counts' position of the title (SEARCHED_FIELDS): completions rank by titles
+
+
+def resolvable(word: str) -> bool:
+    """Whether the typed word is exactly one token of the exact analyzer, lowercased, so the
+    dictionary can answer for it: ASCII letters and digits, or such runs joined by `.`, `_` or `'`
+    (the standard tokenizer keeps those inside a word whatever surrounds them, Unicode word-break
+    rules WB6-WB13), not ending in the possessive "'s" the analyzer cuts. Anything else (hyphens,
+    accents, other scripts) is left to Elasticsearch's own analysis."""
+    if word.isascii() and word.isalnum():
+        return True
+    return bool(JOINED.fullmatch(word)) and not word.lower().endswith("'s")
+
+
+def _proposes(mode: str, typed: int, option: int) -> bool:
+    """Whether a field holding the typed word `typed` times proposes an option it holds `option` times."""
+    if option <= 0:
+        return False
+    if mode == "missing":
+        return typed == 0
+    if mode == "popular":
+        return option > typed
+    return True
+
+
+def suggest(query: str, only: list[int], dictionary, *, options: SuggesterOptions, limit: int) -> tuple[dict, dict]:
+    """(suggest, aggregations) for the words at `only`, as one suggest request would answer them."""
+    out: dict[str, list] = {f"{name}_terms": [] for name in SUGGESTER_FIELDS}
+    buckets = {}
+    for i, (start, end, word) in enumerate(words(query)):
+        if i not in only:
+            continue
+        token = word.lower()
+        counts = dictionary.counts(token) or NO_COUNTS
+        buckets[f"w{i}"] = {"doc_count": documents_holding(counts)}
+        if len(token) < options.min_word_length:
+            continue
+        found = dictionary.within(token, options.max_edits, options.prefix_length, limit)
+        for position, name in enumerate(SUGGESTER_FIELDS):
+            if options.suggest_mode == "missing" and counts[position]:
+                continue
+            proposed = [{"text": w, "freq": c[position]} for w, _, c in found if _proposes(options.suggest_mode, counts[position], c[position])]
+            out[f"{name}_terms"].append({"text": token, "offset": start, "length": end - start, "options": proposed})
+    return out, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
+
+
+def osa(a: str, b: str) -> int:
+    """Optimal-string-alignment distance (an adjacent swap is one edit), as the dictionary counts."""
+    prev2, prev = None, list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[-1]
+
+
+def corrected_prefix(typed: str, word: str, distance: int) -> str:
+    """The start of `word` the typed prefix is a typo of: the one at `distance`, the length
+    closest to what was typed ("firfo", "firefox" -> "firefo")."""
+    lengths = sorted(range(max(1, len(typed) - distance), min(len(word), len(typed) + distance) + 1), key=lambda k: (abs(k - len(typed)), -k))
+    for k in lengths:
+        if osa(typed, word[:k]) <= distance:
+            return word[:k]
+    return word
+
+
+def completion_options(token: str, dictionary, *, max_edits: int, limit: int) -> list[dict]:
+    """Options for an unfinished last word no indexed word starts with: for each corrected prefix
+    (one typo away), its most common word in titles, carrying the prefix the typo model scores."""
+    groups: dict[str, dict] = {}
+    for word, distance, counts in dictionary.prefix_within(token, max_edits, limit, TITLE):
+        if distance == 0:
+            continue
+        prefix = corrected_prefix(token, word, distance)
+        if prefix not in groups:
+            groups[prefix] = {"text": word, "prefix": prefix, "freq": documents_holding(counts)}
+    return list(groups.values())
+
+
+def unfinished_word(query: str, dictionary, *, min_length: int, max_edits: int, limit: int) -> tuple[bool, dict | None]:
+    """(present, entry) for the last word of a query still being typed: whether the index holds it
+    or a word starting with it (then keeping it is as likely as keeping a word the blog holds),
+    and, when it holds neither, a suggestion entry of corrected completions where that stays
+    unambiguous: the word is long enough and no whole word is one typo away ("uqest" is "quest",
+    not the start of "questions")."""
+    spans = words(query)
+    if not spans:
+        return False, None
+    start, end, word = spans[-1]
+    token = word.lower()
+    if not resolvable(word):
+        return True, None  # Elasticsearch's analysis decides: keep it, as without a dictionary
+    if dictionary.counts(token) is not None or dictionary.completions(token, 1):
+        return True, None
+    if len(token) < min_length or dictionary.within(token, 1, 0, 1):
+        return False, None  # too short, or a whole word one typo away: no longer unambiguous
+    options = completion_options(token, dictionary, max_edits=max_edits, limit=limit)
+    return False, ({"text": token, "offset": start, "length": end - start, "options": options} if options else None)
