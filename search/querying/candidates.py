@@ -19,7 +19,7 @@ word of each corrected prefix, scored by the typo model on the prefix ("firefo")
 
 import re
 
-from search.conf import SuggesterOptions
+from search.conf import SuggesterOptions, TypoCosts
 from search.documents import SUGGESTER_FIELDS
 from search.querying.suggestions import KNOWN_WORDS, words
 from search.vocabulary import NO_COUNTS, documents_holding
@@ -51,8 +51,33 @@ def _proposes(mode: str, typed: int, option: int) -> bool:
     return True
 
 
-def suggest(query: str, only: list[int], dictionary, *, options: SuggesterOptions, limit: int) -> tuple[dict, dict]:
-    """(suggest, aggregations) for the words at `only`, as one suggest request would answer them."""
+def one_edit_always_wins(costs: TypoCosts) -> bool:
+    """Whether any one edit costs less than any two (then a word one edit away always outscores
+    one two edits away)."""
+    each = (costs.substitute, costs.adjacent_key, costs.vowel, costs.insert_delete, costs.doubled, costs.transpose)
+    return max(each) + costs.first_letter < 2 * min(each)
+
+
+def nearest(token: str, counts: tuple, dictionary, *, options: SuggesterOptions, costs: TypoCosts, limit: int, enough: int) -> list[tuple[str, int, tuple]]:
+    """The candidates within `max_edits`, or only those one edit away when at least `enough` of
+    them would be proposed: the typo model keeps the `enough` best of a word (its options per
+    word), and every candidate one edit away outscores every candidate two away (one edit costs
+    at most 1.1, substitute plus first letter; two at least 1.2, twice the cheapest, with the
+    shipped costs: `one_edit_always_wins` checks the costs in force), so the farther ones could
+    never be kept. Same answer, a third of the work on a typical word."""
+    if options.max_edits > 1 and one_edit_always_wins(costs):
+        near = dictionary.within(token, 1, options.prefix_length, limit)
+        proposed = [w for w, _, c in near if any(_proposes(options.suggest_mode, counts[f], c[f]) for f in range(len(counts)))]
+        if len(proposed) >= enough:
+            return near
+    return dictionary.within(token, options.max_edits, options.prefix_length, limit)
+
+
+def suggest(
+    query: str, only: list[int], dictionary, *, options: SuggesterOptions, limit: int, enough: int = 0, costs: TypoCosts | None = None
+) -> tuple[dict, dict]:
+    """(suggest, aggregations) for the words at `only`, as one suggest request would answer them
+    (every candidate, or, with `enough`, those the typo model can keep: `nearest`)."""
     out: dict[str, list] = {f"{name}_terms": [] for name in SUGGESTER_FIELDS}
     buckets = {}
     for i, (start, end, word) in enumerate(words(query)):
@@ -63,7 +88,10 @@ def suggest(query: str, only: list[int], dictionary, *, options: SuggesterOption
         buckets[f"w{i}"] = {"doc_count": documents_holding(counts)}
         if len(token) < options.min_word_length:
             continue
-        found = dictionary.within(token, options.max_edits, options.prefix_length, limit)
+        if enough and costs is not None:
+            found = nearest(token, counts, dictionary, options=options, costs=costs, limit=limit, enough=enough)
+        else:
+            found = dictionary.within(token, options.max_edits, options.prefix_length, limit)
         for position, name in enumerate(SUGGESTER_FIELDS):
             if options.suggest_mode == "missing" and counts[position]:
                 continue

@@ -126,7 +126,9 @@ def local_suggestions(query: str, unknown: list[int], dictionary, *, cfg: Search
     spans = words(query)
     local = [i for i in unknown if candidates.resolvable(spans[i][2])]
     ranking = cfg.ranking
-    suggest, aggregations = candidates.suggest(query, local, dictionary, options=ranking.suggester, limit=ranking.max_candidates)
+    suggest, aggregations = candidates.suggest(
+        query, local, dictionary, options=ranking.suggester, limit=ranking.max_candidates, enough=ranking.max_options_per_word, costs=ranking.typo_costs
+    )
     present = True
     if completing:
         present, entry = candidates.unfinished_word(

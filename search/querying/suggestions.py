@@ -12,6 +12,7 @@ is the option's own score (as in the original), and an alternative that fixes bo
 two-typo query outranks those that fix only one.
 """
 
+import functools
 import math
 import re
 
@@ -155,6 +156,7 @@ def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     return round(prev[m], 4)
 
 
+@functools.lru_cache(maxsize=16_384)  # pure; the words of a query being typed come back at every keystroke
 def typo_score(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     """Like the term suggester's own score (1 - edits / length), with the typo model's costs.
 

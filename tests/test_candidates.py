@@ -1,0 +1,102 @@
+"""Candidates from the dictionary (search/querying/candidates.py), pure: a small dictionary in
+memory, answers compared as plain dicts with what the term suggesters would say."""
+
+import pytest
+
+from search import vocabulary
+from search.conf import SuggesterOptions
+from search.querying import candidates
+
+pytest.importorskip("lexicon")
+
+WORDS = {
+    # word: (title, text, comment) document counts
+    "firefox": (5, 9, 1),
+    "fire": (1, 3, 0),
+    "first": (2, 40, 3),
+    "extension": (3, 4, 0),
+    "extensions": (1, 2, 0),
+    "rust": (6, 0, 0),
+    "trust": (0, 2, 3),
+    "quest": (1, 2, 0),
+    "questions": (4, 9, 1),
+}
+
+
+@pytest.fixture
+def dictionary():
+    return vocabulary.from_words(WORDS)
+
+
+def test_options_follow_the_suggesters_missing_mode_per_field(dictionary):
+    """ "rust" is in titles only: the text and comment fields propose, the title field does not;
+    every option counts the documents of the proposing field."""
+    suggest, aggs = candidates.suggest("rust extenson", [0, 1], dictionary, options=SuggesterOptions(), limit=50)
+    assert aggs == {"known_words": {"words": {"buckets": {"w0": {"doc_count": 6}, "w1": {"doc_count": 0}}}}}
+    # Within 2 edits: "trust" (1) before "quest" (2); the comments hold no "quest", so do not propose it.
+    assert suggest["text_terms"][0] == {"text": "rust", "offset": 0, "length": 4, "options": [{"text": "trust", "freq": 2}, {"text": "quest", "freq": 2}]}
+    assert suggest["comment_terms"][0] == {"text": "rust", "offset": 0, "length": 4, "options": [{"text": "trust", "freq": 3}]}
+    assert [e["text"] for e in suggest["title_terms"]] == ["extenson"]  # the title holds "rust"
+    title = suggest["title_terms"][0]
+    assert (title["offset"], title["length"]) == (5, 8)
+    assert [o["text"] for o in title["options"]] == ["extension", "extensions"]  # distance 1, then 2
+
+
+def test_short_words_get_counts_but_no_options(dictionary):
+    suggest, aggs = candidates.suggest("fi", [0], dictionary, options=SuggesterOptions(), limit=50)
+    assert all(not entries for entries in suggest.values())
+    assert aggs["known_words"]["words"]["buckets"] == {"w0": {"doc_count": 0}}
+
+
+def test_the_typed_word_is_resolvable_only_when_it_is_one_token_of_the_exact_analyzer():
+    assert candidates.resolvable("Firefox") and candidates.resolvable("node.js") and candidates.resolvable("don't")
+    assert not candidates.resolvable("kirby's")  # the possessive filter cuts it
+    assert not candidates.resolvable("café") and not candidates.resolvable("web-dev") and not candidates.resolvable(".net")
+
+
+@pytest.mark.parametrize(
+    ("typed", "word", "distance", "prefix"),
+    [("firfo", "firefox", 1, "firefo"), ("fierf", "firefox", 1, "firef"), ("extnes", "extension", 1, "extens"), ("qeust", "questions", 1, "quest")],
+)
+def test_the_corrected_prefix_is_the_start_of_the_word_a_typo_away(typed, word, distance, prefix):
+    assert candidates.corrected_prefix(typed, word, distance) == prefix
+    assert candidates.osa(typed, prefix) <= distance
+
+
+def test_an_unfinished_word_no_word_starts_with_is_completed_through_its_corrected_prefix(dictionary):
+    present, entry = candidates.unfinished_word("mozilla firfo", dictionary, min_length=4, max_edits=1, limit=50)
+    assert not present
+    assert entry == {"text": "firfo", "offset": 8, "length": 5, "options": [{"text": "firefox", "prefix": "firefo", "freq": 10}]}
+
+
+def test_an_unfinished_word_is_present_when_a_word_starts_with_it_and_never_completed_when_ambiguous(dictionary):
+    assert candidates.unfinished_word("firef", dictionary, min_length=4, max_edits=1, limit=50) == (True, None)
+    assert candidates.unfinished_word("rust", dictionary, min_length=4, max_edits=1, limit=50) == (True, None)
+    # "qeust" is a whole word ("quest") one typo away: a correction, not the start of "questions".
+    assert candidates.unfinished_word("qeust", dictionary, min_length=4, max_edits=1, limit=50) == (False, None)
+    assert candidates.unfinished_word("frf", dictionary, min_length=4, max_edits=1, limit=50) == (False, None)  # too short
+    assert candidates.unfinished_word("café", dictionary, min_length=4, max_edits=1, limit=50) == (True, None)  # Elasticsearch decides
+
+
+def test_fresh_words_join_every_answer(dictionary):
+    fresh = vocabulary.from_words(WORDS, fresh={"quokka": (1, 1, 0), "firefox": (1, 0, 0)})
+    assert fresh.counts("quokka") == (1, 1, 0) and fresh.counts("firefox") == (6, 9, 1)
+    assert [w for w, _, _ in fresh.within("qokka", 1)] == ["quokka"]
+    assert [w for w, _ in fresh.completions("quo", 5)] == ["quokka"]
+    assert "quokka" not in fresh  # two documents: not yet known (KNOWN_WORD_MIN_DOCS is 3)
+
+
+@pytest.mark.parametrize("query", ["rusk", "firefax", "extenson", "qest", "firts", "fier extensio", "trsut"])
+def test_asking_one_edit_first_keeps_the_same_best_options(dictionary, query):
+    """`nearest` skips the words two edits away when enough are one away: the options the typo model
+    keeps (three a word) are the same as from every candidate."""
+    from search.conf import RankingSettings
+    from search.querying.suggestions import _spans
+
+    ranking = RankingSettings()
+    assert candidates.one_edit_always_wins(ranking.typo_costs)
+    only = list(range(len(query.split())))
+    every, _ = candidates.suggest(query, only, dictionary, options=ranking.suggester, limit=200)
+    first, _ = candidates.suggest(query, only, dictionary, options=ranking.suggester, limit=200, enough=1, costs=ranking.typo_costs)
+    kept = lambda s: _spans(s, floor=ranking.min_suggestion_score, per_token=1, costs=ranking.typo_costs)  # noqa: E731
+    assert kept(first) == kept(every)
