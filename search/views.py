@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 from insights import log as insights_log
 from search import conf, health
 from search.client import safe_url
-from search.querying.service import BadSearchRequest, SearchUnavailable, search, validate_page
+from search.querying.service import BadSearchRequest, SearchUnavailable, search, validate_page, validate_sort
 
 
 def json_response(data: dict | list, *, status: int = 200, content_type: str = "application/json") -> HttpResponse:
@@ -45,8 +45,8 @@ def results(request):
     raw = request.GET.get("q", "")
     context = {"query": raw[: conf.get().ranking.max_query_length], "debug": debug_allowed(request)}
     try:
-        page = validate_page(request.GET.get("page"))
-        result = search(raw, page=page, use_cache=not context["debug"])
+        page, sort = validate_page(request.GET.get("page")), validate_sort(request.GET.get("sort"))
+        result = search(raw, page=page, use_cache=not context["debug"], sort=sort)
     except BadSearchRequest as exc:
         context["error"] = str(exc)
         return render(request, "search/results.html", context, status=400)
@@ -79,8 +79,8 @@ def healthz_live(request):
 @require_GET
 def api(request):
     try:
-        page = validate_page(request.GET.get("page"))
-        result = search(request.GET.get("q", ""), page=page)
+        page, sort = validate_page(request.GET.get("page")), validate_sort(request.GET.get("sort"))
+        result = search(request.GET.get("q", ""), page=page, sort=sort)
     except BadSearchRequest as exc:
         return json_response({"error": str(exc)}, status=400)
     except SearchUnavailable:

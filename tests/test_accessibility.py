@@ -34,6 +34,7 @@ def test_reader_pages_have_no_axe_violations(page, site, width):
         "home": check(page, url + "/", "Recent posts"),
         "post": check(page, url + site["jekyll"].get_absolute_url(), "A minimal Jekyll theme"),
         "results with a correction": check(page, url + "/search/?q=firefix", "firefix"),
+        "results newest first": check(page, url + "/search/?q=firefix&sort=new", "firefix"),
         "results with no result": check(page, url + "/search/?q=qwxzv+plokij", "qwxzv plokij"),
         "debug table": check(page, url + "/search/?q=firefix&debug-search", "firefix"),
         "empty search": check(page, url + "/search/", "Search"),

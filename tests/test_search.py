@@ -232,3 +232,28 @@ def test_healthz_reports_elasticsearch_down(client, corpus, es_down):
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["elasticsearch"]["ok"] is False and response.json()["postgresql"]["ok"] is True
+
+
+def test_newest_first_orders_the_matches_by_date_with_the_same_typo_logic(client, build_index):
+    """`?sort=new`: the documents that reach a tier (every word of an alternative), newest first;
+    a document holding only one of the words is not a match then. Relevance stays the default."""
+    old = make_post("Zeppelin airship history", "zeppelin airship", days_ago=300)
+    new = make_post("Zeppelin airship rides today", "zeppelin airship", days_ago=2)
+    middle = make_post("An airship called zeppelin", "zeppelin airship", days_ago=30)
+    one_word = make_post("Zeppelin the band", "only the band", days_ago=1)
+    build_index()
+    status, best = api(client, q="zeppelin airship ")
+    assert status == 200 and best["sort"] == "relevance" and one_word.pk in [r["post_id"] for r in best["results"]]
+    status, newest = api(client, q="zepelin airship ", sort="new")
+    assert status == 200 and newest["sort"] == "new" and newest["showing_for"] == "zeppelin airship"
+    assert [r["post_id"] for r in newest["results"]] == [new.pk, middle.pk, old.pk]
+    html = client.get(RESULTS, {"q": "zepelin airship", "sort": "new"}).content.decode()
+    assert html.index(new.get_absolute_url()) < html.index(middle.get_absolute_url()) < html.index(old.get_absolute_url())
+    assert '<strong aria-current="true">Newest first</strong>' in html and "Best match</a>" in html
+
+
+@pytest.mark.parametrize("sort", ["old", "NEW", "relevance;drop", "1"])
+def test_an_unknown_sort_is_a_400(client, corpus, sort):
+    status, data = api(client, q="firefox", sort=sort)
+    assert status == 400 and "sort" in data["error"]
+    assert client.get(RESULTS, {"q": "firefox", "sort": sort}).status_code == 400

@@ -17,7 +17,7 @@ before any request:
 from search.alternative import Alternative
 from search.conf import SearchSettings
 from search.querying import candidates
-from search.querying.query import build_query, highlight_query, search_body
+from search.querying.query import RELEVANCE, build_query, highlight_query, search_body
 from search.querying.suggestions import (
     KNOWN_WORDS,
     alternatives,
@@ -29,7 +29,7 @@ from search.querying.suggestions import (
 )
 
 
-def _body(alts: list[Alternative], *, page: int, cfg: SearchSettings, completing: bool = False, **extra) -> dict:
+def _body(alts: list[Alternative], *, page: int, cfg: SearchSettings, completing: bool = False, sort: str = RELEVANCE, **extra) -> dict:
     ranking = cfg.ranking
     query = build_query(
         alts,
@@ -37,17 +37,19 @@ def _body(alts: list[Alternative], *, page: int, cfg: SearchSettings, completing
         title_boost=ranking.title_boost,
         relevance_weight=ranking.relevance_weight,
         completion_weight=ranking.completion_weight if completing else 0.0,
+        words_alone=sort == RELEVANCE,
     )
     highlight = highlight_query(alts, completing=completing)
-    return search_body(query, page=page, page_size=cfg.serving.page_size, fragment_size=cfg.serving.highlight_fragment_size, highlight=highlight, **extra)
+    serving = cfg.serving
+    return search_body(query, page=page, page_size=serving.page_size, fragment_size=serving.highlight_fragment_size, highlight=highlight, sort=sort, **extra)
 
 
 def typed(query: str, cfg: SearchSettings) -> list[Alternative]:
     return [Alternative(cfg.ranking.typed_score, query, typed=True)]
 
 
-def typed_request(query: str, *, page: int, cfg: SearchSettings, completing: bool = False) -> dict:
-    return _body(typed(query, cfg), page=page, cfg=cfg, completing=completing)
+def typed_request(query: str, *, page: int, cfg: SearchSettings, completing: bool = False, sort: str = RELEVANCE) -> dict:
+    return _body(typed(query, cfg), page=page, cfg=cfg, completing=completing, sort=sort)
 
 
 def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
@@ -93,10 +95,10 @@ def suggest_request(query: str, unknown: list[int], *, cfg: SearchSettings) -> d
     }
 
 
-def alternatives_request(alts: list[Alternative], *, page: int, cfg: SearchSettings, completing: bool = False) -> dict:
+def alternatives_request(alts: list[Alternative], *, page: int, cfg: SearchSettings, completing: bool = False, sort: str = RELEVANCE) -> dict:
     """The search: every alternative in the tiers; with `completing`, the last word as typed may
     also be the start of a longer word (the reader has not typed a space after it)."""
-    return _body(alts, page=page, cfg=cfg, completing=completing)
+    return _body(alts, page=page, cfg=cfg, completing=completing, sort=sort)
 
 
 def suggestions_of(body: dict, response: dict) -> tuple[dict, dict]:

@@ -45,6 +45,9 @@ from search.stopwords import is_stop_word
 # tier, or only by the words.
 PHRASE = "phrase"
 WORDS = "words"
+# The orders a reader may choose (`?sort=`): by the tiers (the default), or newest first.
+RELEVANCE, NEWEST = "relevance", "new"
+SORTS = (RELEVANCE, NEWEST)
 TITLE, TEXT, COMMENT = SEARCHED_FIELDS
 BODIES = [TEXT, COMMENT]
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -130,14 +133,19 @@ def _completion_clauses(text: str) -> dict[str, dict]:
     }
 
 
-def build_query(alternatives: list[Alternative], *, tiers: dict, title_boost: float, relevance_weight: float, completion_weight: float = 0.0) -> dict:
+def build_query(
+    alternatives: list[Alternative], *, tiers: dict, title_boost: float, relevance_weight: float, completion_weight: float = 0.0, words_alone: bool = True
+) -> dict:
     """The bool query: any clause may match; only published (pub_date passed) documents.
 
     With a completion weight, the last word as typed may be unfinished: each alternative that
     kept it also matches in the exact tiers with that word as a prefix (clauses `alt<i>c.<tier>`),
     weighted `completion_weight` times the alternative's own weight. Below 1, what was typed
     ranks above its completions in a tier; far enough above the corrections' weights, completions
-    rank above corrections ("firef" finds Firefox, not "fire")."""
+    rank above corrections ("firef" finds Firefox, not "fire").
+
+    Without `words_alone` (newest first), a document must reach a tier (hold every non-stop word of
+    an alternative): ordered by date, a document holding one of the words would come first."""
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
     relevance = []
     typed_last = last_word(without_symbols(alternatives[0].text)) if alternatives else ""
@@ -155,7 +163,7 @@ def build_query(alternatives: list[Alternative], *, tiers: dict, title_boost: fl
                 if tier in tiers:
                     boost = round(tiers[tier] * w * completion_weight, 4)
                     by_tier[tier].append({"constant_score": {"filter": clause, "boost": boost, "_name": f"alt{i}{COMPLETED}.{tier}"}})
-        if words:
+        if words and words_alone:
             relevance.append(
                 {
                     "multi_match": {
@@ -199,7 +207,15 @@ def highlight_query(alternatives: list[Alternative], *, completing: bool = False
 
 
 def search_body(
-    query: dict, *, page: int, page_size: int, fragment_size: int, suggest: dict | None = None, aggs: dict | None = None, highlight: dict | None = None
+    query: dict,
+    *,
+    page: int,
+    page_size: int,
+    fragment_size: int,
+    suggest: dict | None = None,
+    aggs: dict | None = None,
+    highlight: dict | None = None,
+    sort: str = RELEVANCE,
 ) -> dict:
     """The full request: the query, the page, highlighting (HTML-escaped by Elasticsearch, of the
     `highlight` query when given) and suggest."""
@@ -219,6 +235,8 @@ def search_body(
             "fields": {TITLE: {"number_of_fragments": 0}, **{f: snippet for f in BODIES}},
         },
     }
+    if sort == NEWEST:  # the tiers still decide what matches (and the "showing results for" line)
+        body["sort"] = [{"pub_date": {"order": "desc"}}, "_score"]
     if highlight:
         body["highlight"]["highlight_query"] = highlight
     if suggest:

@@ -28,11 +28,11 @@ from search.documents import Hit
 from search.querying import plan, reader, resultcache, wordcache
 from search.querying.executor import Executor
 from search.querying.normalize import normalize_query
-from search.querying.query import PHRASE, boosts
+from search.querying.query import PHRASE, RELEVANCE, SORTS, boosts
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BadSearchRequest", "Hit", "SearchResult", "SearchUnavailable", "search", "validate_page"]
+__all__ = ["BadSearchRequest", "Hit", "SearchResult", "SearchUnavailable", "search", "validate_page", "validate_sort"]
 
 
 class SearchUnavailable(Exception):
@@ -75,6 +75,7 @@ class SearchResult:
     word_cache_hit: bool = False  # suggestions came from the per-word cache (no suggest request)
     completing: bool = False  # the last word may be unfinished (no space typed after it)
     dictionary: bool = False  # the process's dictionary answered for the words (search/vocabulary.py)
+    sort: str = RELEVANCE  # or "new": newest first (query.SORTS)
 
     @property
     def num_pages(self) -> int:
@@ -95,6 +96,7 @@ class SearchResult:
             "page": self.page,
             "showing_for": self.showing_for,
             "completing": self.completing,
+            "sort": self.sort,
             "results": [
                 {
                     "type": h.type,
@@ -123,6 +125,15 @@ def validate_page(raw) -> int:
     return page
 
 
+def validate_sort(raw) -> str:
+    """The order a reader asked for (`?sort=`): relevance unless "new"."""
+    if raw in (None, ""):
+        return RELEVANCE
+    if raw not in SORTS:
+        raise BadSearchRequest(f"sort must be one of: {', '.join(SORTS)}")
+    return raw
+
+
 def normalize(raw: str) -> str:
     cfg = conf.get()
     return normalize_query(raw, max_length=cfg.ranking.max_query_length, max_words=cfg.ranking.max_query_words, max_tokens=cfg.ranking.max_query_tokens)
@@ -134,15 +145,15 @@ def unfinished(raw_query: str) -> bool:
     return bool(raw_query) and not raw_query[-1].isspace()
 
 
-def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None) -> SearchResult:
-    """Search posts and comments for a reader's query. Raises SearchUnavailable."""
+def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None, sort: str = RELEVANCE) -> SearchResult:
+    """Search posts and comments for a reader's query (`sort`: query.SORTS). Raises SearchUnavailable."""
     started = time.perf_counter()
     cfg = conf.get()
     query = normalize(raw_query)
-    result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=unfinished(raw_query))
+    result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=unfinished(raw_query), sort=sort)
     if not query:
         return result
-    cache_key = query if result.completing else f"{query} "
+    cache_key = (query if result.completing else f"{query} ") + ("" if sort == RELEVANCE else f"\x00{sort}")
     # The caches key their entries by the index generation, and the known-word vocabulary is
     # reloaded when it moves. Without PostgreSQL the search still answers, uncached.
     gen = _generation()
@@ -150,7 +161,7 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
     if use_cache:
         cached = resultcache.get(cache_key, page, gen)
         if cached is not None:
-            found = SearchResult(**resultcache.unpack(cached), cached=True, completing=result.completing)
+            found = SearchResult(**resultcache.unpack(cached), cached=True, completing=result.completing, sort=sort)
             found.query = query  # the reader's own casing, not the first reader's (the key is lowercased)
             found.alternatives[0] = Alternative(found.alternatives[0].score, query, typed=True)
             found.boosts = boosts(found.alternatives, tiers=cfg.ranking.tiers)
@@ -213,7 +224,7 @@ def _run(result: SearchResult, executor: Executor, gen: int | None) -> None:
         result.alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing, last_present=last_present)
     else:  # nothing can be corrected
         result.alternatives = plan.typed(query, cfg)
-    body = plan.alternatives_request(result.alternatives, page=result.page, cfg=cfg, completing=result.completing)
+    body = plan.alternatives_request(result.alternatives, page=result.page, cfg=cfg, completing=result.completing, sort=result.sort)
     _read(result, executor.search(body))
 
 
