@@ -119,6 +119,61 @@ def test_within(vq, max_edits, prefix_length, limit):
     assert lex.within(word, max_edits, prefix_length, limit) == expect
 
 
+def within_reference(ref, word, max_edits, prefix_length, limit):
+    head = word[:prefix_length]
+    found = [(w, osa(w, word), c) for w, c in ref.items() if w != word and w.startswith(head) and abs(len(w) - len(word)) <= max_edits]
+    return sorted((x for x in found if x[1] <= max_edits), key=lambda x: (x[1], -sum(x[2]), x[0]))[:limit]
+
+
+@st.composite
+def swapped(draw, letters=ALPHABET):
+    """A vocabulary of longer words (the edit band moves along the query) and a query made from one
+    of them by swapping neighbours, once or twice, maybe with one more edit: transpositions next
+    to each other, overlapping, or next to another edit."""
+    entries = draw(st.lists(st.tuples(st.text(letters, max_size=9), counts), min_size=1, max_size=70))
+    query = list(draw(st.sampled_from(entries))[0])
+    for _ in range(draw(st.integers(1, 2))):
+        if len(query) > 1:
+            i = draw(st.integers(0, len(query) - 2))
+            query[i], query[i + 1] = query[i + 1], query[i]
+    if query and draw(st.booleans()):
+        i = draw(st.integers(0, len(query) - 1))
+        query[i : i + 1] = draw(st.text(letters, max_size=2))
+    return entries, "".join(query)
+
+
+@checks
+@given(swapped(), st.integers(0, 2), st.integers(0, 3), st.sampled_from([1, 3, 1000]))
+def test_within_transpositions(vq, max_edits, prefix_length, limit):
+    entries, word = vq
+    lex, ref = make(entries)
+    assert lex.within(word, max_edits, prefix_length, limit) == within_reference(ref, word, max_edits, prefix_length, limit)
+
+
+@checks
+@given(swapped("ab"), st.integers(1, 2))
+def test_within_transpositions_two_letters(vq, max_edits):
+    """Two letters: nearly every word is within an edit or two of the query, by many alignments."""
+    entries, word = vq
+    lex, ref = make(entries)
+    assert lex.within(word, max_edits) == within_reference(ref, word, max_edits, 0, 1000)
+
+
+def prefix_within_reference(ref, prefix, max_edits, limit, field):
+    # Only prefixes of up to len(prefix) + max_edits characters can be close enough.
+    found = [(w, min(row[-1] for row in osa_table(w[: len(prefix) + max_edits], prefix)), c) for w, c in ref.items() if len(w) >= len(prefix) - max_edits]
+    return sorted((x for x in found if x[1] <= max_edits), key=lambda x: (x[1], -order(x[2], field), x[0]))[:limit]
+
+
+@checks
+@given(swapped(), st.integers(0, 9), st.integers(0, 2), st.integers(0, 8), fields)
+def test_prefix_within_transpositions(vq, length, max_edits, limit, field):
+    entries, word = vq
+    lex, ref = make(entries)
+    prefix = word[:length]
+    assert lex.prefix_within(prefix, max_edits, limit, field) == prefix_within_reference(ref, prefix, max_edits, limit, field)
+
+
 @checks
 @given(vocab_and_query(), st.integers(0, 2), st.integers(0, 8), fields)
 def test_prefix_within(vq, max_edits, limit, field):
@@ -154,6 +209,38 @@ def test_against_brute_force_at_a_larger_scale(letters, size, queries):
             distances[query] = [(w, min(row[-1] for row in osa_table(w, query)), c) for w, c in ref.items()]
         expect = sorted((x for x in distances[query] if x[1] <= max_edits), key=lambda x: (x[1], -order(x[2], field), x[0]))[:limit]
         assert lex.prefix_within(query, max_edits, limit, field) == expect
+
+
+def test_within_against_brute_force_at_a_larger_scale():
+    """Thousands of words of up to 12 letters, some of 2-4 bytes, and queries made from them by a
+    few random edits (swaps of neighbours among them), whole or a piece of them: the fst walk's
+    pruning and its shortcuts for states that only a few letters keep alive, against brute force."""
+    rng = random.Random(11)
+    letters = "abcdeéß€😀"
+    weights = [9, 8, 7, 6, 5, 2, 2, 1, 1]
+    entries = [("".join(rng.choices(letters, weights, k=rng.randint(1, 12))), (rng.randint(0, 3), 0, rng.randint(0, 2))) for _ in range(2500)]
+    lex, ref = make(entries)
+    words = sorted(ref)
+    for _ in range(60):
+        query = list(rng.choice(words))
+        for _ in range(rng.randint(0, 3)):
+            i = rng.randrange(len(query) + 1)
+            kind = rng.randrange(4)
+            if kind == 0 and i + 1 < len(query):
+                query[i], query[i + 1] = query[i + 1], query[i]
+            elif kind == 1 and i < len(query):
+                del query[i]
+            elif kind == 2:
+                query.insert(i, rng.choice(letters))
+            elif i < len(query):
+                query[i] = rng.choice(letters)
+        word = "".join(query)
+        prefix = word[: rng.randint(0, len(word))]
+        for max_edits in (1, 2):
+            prefix_length, limit = rng.choice([0, 0, 1, 2]), rng.choice([5, 1000])
+            assert lex.within(word, max_edits, prefix_length, limit) == within_reference(ref, word, max_edits, prefix_length, limit)
+            limit, field = rng.choice([1, 10, 100]), rng.choice([None, 0, 2])
+            assert lex.prefix_within(prefix, max_edits, limit, field) == prefix_within_reference(ref, prefix, max_edits, limit, field)
 
 
 def test_ties_at_the_head_floor():

@@ -201,39 +201,52 @@ impl<R: Ord> TopK<R> {
 }
 
 /// A dynamic-programming automaton for the optimal-string-alignment (restricted Damerau-)
-/// Levenshtein distance between `query` and the key being walked, counted in characters.
+/// Levenshtein distance between `query` and the key being walked, counted in characters, up to
+/// `M` edits.
 ///
-/// The state is the DP row for the key's characters so far. Whole-word mode matches when the
-/// row's last cell (distance to the whole query) is within `max`; prefix mode matches a key once
-/// any of its prefixes came within `max` of the query, and reports the smallest such distance.
-/// Built by hand because `levenshtein_automata`'s prefix DFA misses some distance-2 matches.
-struct Osa {
-    query: Vec<char>,
-    max: u8,
+/// Whole-word mode (`within`) matches a key whose distance is within `M`; prefix mode
+/// (`prefix_within`) matches a key once any of its prefixes came within `M` of the query, and
+/// reports the smallest such distance. Built by hand because `levenshtein_automata`'s prefix DFA
+/// misses some distance-2 matches.
+///
+/// The state stands for the DP row of the key's characters so far, cells capped at `M + 1`:
+/// beyond that only "too far" matters. A cell `d[i][j]` (the key's first `i` characters against
+/// the query's first `j`) is at least `|i - j|`, so only the `2M + 1` cells of the band
+/// `i - M <= j <= i + M` can be below the cap, and the state keeps just those, for the current row
+/// and the one before (a transposition reads two rows back): a few bytes, copied rather than
+/// allocated on every step.
+struct Band<const M: usize> {
+    /// The query's characters, after `M + 2` and before `2M + 8` `PAD`s: `window` needs no bounds.
+    padded: Vec<u32>,
+    len: usize,
     prefix: bool,
 }
 
-#[derive(Clone)]
-enum State {
-    /// No continuation can match.
-    Dead,
-    /// Prefix mode: a prefix matched at this distance and nothing longer can do better, so every
-    /// continuation matches at it and the walk carries no row any more.
-    Settled(u8),
-    Live(Live),
-}
+/// Stands for a query character out of range: equals no character and not `NO_CHAR` either.
+const PAD: u32 = u32::MAX - 1;
+/// `BandState::last` before the key's first character.
+const NO_CHAR: u32 = u32::MAX;
 
-#[derive(Clone)]
-struct Live {
-    /// The current row followed by the one before it: a transposition reads two rows back.
-    rows: Vec<u8>,
-    /// The key's last whole character, the other half of a transposition.
-    last: Option<char>,
+#[derive(Clone, Copy)]
+struct BandState {
+    /// Characters of the key read so far: the row.
+    i: u32,
+    /// The last of them (a transposition's other half), or `NO_CHAR`.
+    last: u32,
+    /// `row[k] = d[i][i - M + k]` for `k < 2M + 1` (the cap off the table); `prev` the same for
+    /// row `i - 1`.
+    row: [u8; 5],
+    prev: [u8; 5],
     /// fst feeds bytes: a multi-byte character waits here until it is whole.
     pending: [u8; 4],
     pending_len: u8,
-    /// Prefix mode: the smallest last cell seen so far (distance of the best prefix).
+    /// The length of the pending character (0: none pending).
+    need: u8,
+    /// Prefix mode: the smallest `d[i][len]` so far (distance of the best prefix).
     best: u8,
+    /// Prefix mode: a prefix matched at `best` and nothing longer can do better, so every
+    /// continuation matches at it and the walk steps no more.
+    settled: bool,
 }
 
 /// Length of a UTF-8 sequence from its first byte (0: not a first byte).
@@ -247,147 +260,304 @@ fn utf8_len(b: u8) -> usize {
     }
 }
 
-impl Osa {
-    fn new(query: &str, max: u8, prefix: bool) -> Self {
-        Osa {
-            query: query.chars().collect(),
-            max,
-            prefix,
-        }
+impl<const M: usize> Band<M> {
+    const WIDTH: usize = 2 * M + 1;
+    const CAP: u8 = M as u8 + 1;
+    const BEFORE: usize = M + 2;
+
+    fn new(query: &str, prefix: bool) -> Self {
+        let mut padded = vec![PAD; Self::BEFORE];
+        padded.extend(query.chars().map(u32::from));
+        let len = padded.len() - Self::BEFORE;
+        padded.resize(padded.len() + 2 * M + 8, PAD);
+        Band { padded, len, prefix }
     }
 
-    /// Cells are capped at max + 1: beyond that only "too far" matters, and a byte suffices.
-    fn cap(&self) -> u8 {
-        self.max + 1
-    }
-
-    /// The distance a (matching) state stands for.
-    fn distance(&self, state: &State) -> u8 {
-        match state {
-            State::Dead => self.cap(),
-            State::Settled(d) => *d,
-            State::Live(l) if self.prefix => l.best,
-            State::Live(l) => l.rows[self.query.len()],
+    fn start(&self) -> BandState {
+        let mut row = [Self::CAP; 5];
+        for (k, cell) in row.iter_mut().enumerate().take(Self::WIDTH) {
+            // d[0][j] = j
+            if let Some(j) = k.checked_sub(M).filter(|&j| j <= self.len) {
+                *cell = (j as u8).min(Self::CAP);
+            }
         }
-    }
-
-    /// Walks a whole key, to learn the distance of a key the stream yielded (cheaper than asking
-    /// the stream to clone every state it visits).
-    fn run(&self, key: &[u8]) -> State {
-        key.iter().fold(self.start(), |s, &b| self.accept(&s, b))
-    }
-
-    /// Settles, kills or keeps a freshly computed row.
-    fn judge(&self, rows: Vec<u8>, last: Option<char>, best: u8) -> State {
-        let width = self.query.len() + 1;
-        let low = *rows[..width].iter().min().unwrap();
-        if self.prefix && best <= self.max && low >= best {
-            // A row's minimum never decreases as the key grows, so no longer prefix beats `best`.
-            return State::Settled(best);
-        }
-        if low > self.max && !(self.prefix && best <= self.max) {
-            // Sound with transpositions too: a cell two rows back at d puts d + 1 on the
-            // diagonal of the row between, so that row's minimum would already be <= max.
-            return State::Dead;
-        }
-        State::Live(Live {
-            rows,
-            last,
+        let state = BandState {
+            i: 0,
+            last: NO_CHAR,
+            row,
+            prev: [Self::CAP; 5],
             pending: [0; 4],
             pending_len: 0,
-            best,
-        })
+            need: 0,
+            best: Self::CAP,
+            settled: false,
+        };
+        // The empty prefix is already query.len() edits away.
+        self.judge(state, 0).expect("d[0][0] = 0")
     }
 
-    fn step(&self, live: &Live, ch: char) -> State {
-        let q = &self.query;
-        let width = q.len() + 1;
-        let (row, before) = live.rows.split_at(width);
-        let mut next = vec![0u8; 2 * width];
-        next[0] = (row[0] + 1).min(self.cap());
-        for j in 1..width {
-            let cost = (q[j - 1] != ch) as u8;
-            let mut v = (row[j].min(next[j - 1]) + 1).min(row[j - 1] + cost);
-            if j > 1 && ch == q[j - 2] && live.last == Some(q[j - 1]) {
-                v = v.min(before[j - 2] + 1);
+    /// `d[i][len]`, the distance of the key so far to the whole query.
+    #[inline(always)]
+    fn last_cell(&self, s: &BandState) -> u8 {
+        let k = (self.len + M).checked_sub(s.i as usize).filter(|&k| k < Self::WIDTH);
+        k.map_or(Self::CAP, |k| s.row[k])
+    }
+
+    /// Settles, kills (`None`) or keeps a fresh row whose smallest cell is `low`.
+    #[inline(always)]
+    fn judge(&self, mut s: BandState, low: u8) -> Option<BandState> {
+        let max = M as u8;
+        if self.prefix {
+            s.best = s.best.min(self.last_cell(&s));
+            if s.best <= max && low >= s.best {
+                // A row's minimum never decreases as the key grows, so no longer prefix beats `best`.
+                s.settled = true;
+                return Some(s);
             }
-            next[j] = v.min(self.cap());
         }
-        next[width..].copy_from_slice(row);
-        let best = live.best.min(next[width - 1]);
-        self.judge(next, Some(ch), best)
+        if low > max && !(self.prefix && s.best <= max) {
+            // Sound with transpositions too: a cell two rows back at d puts d + 1 on the
+            // diagonal of the row between, so that row's minimum would already be <= max.
+            return None;
+        }
+        Some(s)
+    }
+
+    /// The query's characters `i - M - 2 .. i + M` (or `PAD`): for cell `k` of row `i`, that is
+    /// column `j = i - M + k`, `window[k + 1]` is `query[j - 1]` and `window[k]` is `query[j - 2]`.
+    /// In range: a row that is live and not settled has a cell `j <= len` within `M` in its band,
+    /// so `i <= len + M + 1` here.
+    #[inline(always)]
+    fn window(&self, i: usize) -> &[u32; 6] {
+        self.padded[i..i + 6].try_into().expect("six characters")
+    }
+
+    /// The next row: `d[i][j]` is the least of `d[i - 1][j] + 1`, `d[i][j - 1] + 1`,
+    /// `d[i - 1][j - 1]` (+ 1 unless the characters are equal) and, where the last two characters
+    /// of each are swapped, `d[i - 2][j - 2] + 1`. Off the band, every cell is at the cap.
+    #[inline(always)]
+    fn step_char(&self, s: &BandState, ch: u32) -> Option<BandState> {
+        let cap = Self::CAP;
+        let i = s.i as usize + 1;
+        let window = self.window(i);
+        // Cells past the query's end (j > len) are no cells: kept at the cap.
+        let last_col = (self.len + M).checked_sub(i);
+        let mut row = [cap; 5];
+        let mut left = cap; // d[i][j - 1]: the cap left of the band
+        let mut low = cap;
+        for k in 0..Self::WIDTH {
+            let diag = s.row[k] + (window[k + 1] != ch) as u8;
+            let up = if k + 1 < Self::WIDTH { s.row[k + 1] } else { cap };
+            let swapped = window[k] == ch && window[k + 1] == s.last;
+            let swap = if swapped { s.prev[k] + 1 } else { cap };
+            let mut v = (up.min(left) + 1).min(diag).min(swap).min(cap);
+            if last_col.is_none_or(|last| k > last) {
+                v = cap;
+            }
+            row[k] = v;
+            left = v;
+            low = low.min(v);
+        }
+        let next = BandState {
+            i: i as u32,
+            last: ch,
+            row,
+            prev: s.row,
+            pending: [0; 4],
+            pending_len: 0,
+            need: 0,
+            ..*s
+        };
+        self.judge(next, low)
+    }
+
+    /// Reads one byte of the key; `None` where no continuation can match (or the key is not UTF-8,
+    /// which no key built by `Lexicon.build` is).
+    #[inline(always)]
+    fn step(&self, s: &BandState, byte: u8) -> Option<BandState> {
+        if s.settled {
+            return Some(*s);
+        }
+        if s.need == 0 && byte < 0x80 {
+            return self.step_char(s, u32::from(byte));
+        }
+        let mut t = *s;
+        if s.need == 0 {
+            t.need = utf8_len(byte) as u8;
+            if t.need < 2 {
+                return None;
+            }
+        }
+        t.pending[t.pending_len as usize] = byte;
+        t.pending_len += 1;
+        if t.pending_len < t.need {
+            return Some(t);
+        }
+        let ch = std::str::from_utf8(&t.pending[..t.pending_len as usize]).ok()?.chars().next()?;
+        self.step_char(s, u32::from(ch))
+    }
+
+    /// The distance at which the key read so far matches, if it does.
+    #[inline(always)]
+    fn distance(&self, s: &BandState) -> Option<u8> {
+        if s.settled {
+            return Some(s.best);
+        }
+        let d = if self.prefix { s.best } else { self.last_cell(s) };
+        Some(d).filter(|&d| d <= M as u8 && s.need == 0)
+    }
+
+    /// Fills `out` with the first bytes, ascending, of the only characters that can keep `s` alive,
+    /// and says how many; `None` when any character can. Where no cell is below `M` (and, in prefix
+    /// mode, no prefix matched yet), a step keeps a cell within `M` only by a match on the diagonal
+    /// from a cell at `M`, or by a transposition: up and left add an edit to at least `M`. A
+    /// transposition into `d[i][j]` reads the character `query[j - 2]` from `d[i - 2][j - 2] < M`,
+    /// and then `d[i - 1][j - 2] <= M` (one more key character), whose diagonal match reads that
+    /// same character: it is a candidate already.
+    #[inline(always)]
+    fn candidates(&self, s: &BandState, out: &mut [u8; 8]) -> Option<usize> {
+        let max = M as u8;
+        if s.settled || s.need != 0 || (self.prefix && s.best <= max) || s.row[..Self::WIDTH].iter().any(|&v| v < max) {
+            return None;
+        }
+        let window = self.window(s.i as usize + 1);
+        let mut n = 0;
+        for k in 0..Self::WIDTH {
+            if s.row[k] <= max {
+                if let Some(ch) = char::from_u32(window[k + 1]) {
+                    out[n] = ch.encode_utf8(&mut [0; 4]).as_bytes()[0];
+                    n += 1;
+                }
+            }
+        }
+        let out = &mut out[..n];
+        out.sort_unstable();
+        let mut kept = 0;
+        for x in 0..n {
+            if kept == 0 || out[kept - 1] != out[x] {
+                out[kept] = out[x];
+                kept += 1;
+            }
+        }
+        Some(kept)
     }
 }
 
-impl Automaton for Osa {
-    type State = State;
+/// Calls `found(key, value, distance)` for every key that starts with `head` and that `band`
+/// matches, in key order (as an fst stream would).
+///
+/// A hand-written depth-first walk rather than `Map::search`: a stream decodes the node behind
+/// every transition it tries, live or not, and tries every transition. This walk steps the
+/// automaton first, and where only a few characters can keep the state alive it looks those up
+/// (`Node::find_input`) instead of trying every transition of the node.
+fn walk<'f, const M: usize>(fst: &'f fst::raw::Fst<Vec<u8>>, band: &Band<M>, head: &str, mut found: impl FnMut(&[u8], u64, u8)) {
+    use fst::raw::{Node, Output};
 
-    fn start(&self) -> State {
-        let width = self.query.len() + 1;
-        let rows: Vec<u8> = (0..2 * width).map(|j| (j % width).min(self.cap() as usize) as u8).collect();
-        // The empty prefix is already query.len() edits away.
-        let best = rows[width - 1];
-        self.judge(rows, None, best)
+    struct Frame<'f> {
+        node: Node<'f>,
+        out: Output,
+        state: BandState,
+        /// The next transition to try, or the next of `cands`.
+        next: u16,
+        /// `u16::MAX`: try every transition; else look up the first `ncands` of `cands`.
+        ncands: u16,
+        cands: [u8; 8],
     }
 
-    fn is_match(&self, state: &State) -> bool {
-        match state {
-            State::Dead => false,
-            State::Settled(_) => true,
-            State::Live(l) => l.pending_len == 0 && self.distance(state) <= self.max,
-        }
-    }
-
-    fn can_match(&self, state: &State) -> bool {
-        !matches!(state, State::Dead)
-    }
-
-    fn will_always_match(&self, state: &State) -> bool {
-        matches!(state, State::Settled(_))
-    }
-
-    fn accept(&self, state: &State, byte: u8) -> State {
-        let live = match state {
-            State::Live(l) => l,
-            other => return other.clone(),
+    let frame = |node: Node<'f>, out: Output, state: BandState| -> Frame<'f> {
+        let mut cands = [0; 8];
+        let ncands = match band.candidates(&state, &mut cands) {
+            Some(n) if n < node.len() => n as u16,
+            _ => u16::MAX,
         };
-        if live.pending_len == 0 && byte < 0x80 {
-            return self.step(live, byte as char);
+        Frame {
+            node,
+            out,
+            state,
+            next: 0,
+            ncands,
+            cands,
         }
-        let mut pending = live.pending;
-        let len = live.pending_len as usize + 1;
-        pending[len - 1] = byte;
-        let need = utf8_len(pending[0]);
-        if need < 2 || len > need {
-            return State::Dead; // not UTF-8: no key of ours
+    };
+
+    // Down `head`, which every key must start with.
+    let mut node = fst.root();
+    let mut out = Output::zero();
+    let mut state = band.start();
+    let mut key = Vec::with_capacity(64);
+    for &b in head.as_bytes() {
+        let Some(t) = node.find_input(b).map(|i| node.transition(i)) else {
+            return;
+        };
+        let Some(s) = band.step(&state, b) else { return };
+        (state, out, node) = (s, out.cat(t.out), fst.node(t.addr));
+        key.push(b);
+    }
+    if node.is_final() {
+        if let Some(d) = band.distance(&state) {
+            found(&key, out.cat(node.final_output()).value(), d);
         }
-        if len < need {
-            return State::Live(Live {
-                pending,
-                pending_len: len as u8,
-                ..live.clone()
-            });
+    }
+
+    let mut stack = vec![frame(node, out, state)];
+    while let Some(top) = stack.last_mut() {
+        let trans = if top.ncands == u16::MAX {
+            let i = top.next as usize;
+            top.next += 1;
+            (i < top.node.len()).then_some(i)
+        } else {
+            let mut hit = None;
+            while hit.is_none() && top.next < top.ncands {
+                hit = top.node.find_input(top.cands[top.next as usize]);
+                top.next += 1;
+            }
+            hit
+        };
+        let Some(trans) = trans else {
+            stack.pop();
+            key.pop(); // the byte that led here (for the first frame, the walk is over anyway)
+            continue;
+        };
+        let t = top.node.transition(trans);
+        let Some(state) = band.step(&top.state, t.inp) else { continue };
+        let out = top.out.cat(t.out);
+        let node = fst.node(t.addr);
+        key.push(t.inp);
+        if node.is_final() {
+            if let Some(d) = band.distance(&state) {
+                found(&key, out.cat(node.final_output()).value(), d);
+            }
         }
-        match std::str::from_utf8(&pending[..len]).ok().and_then(|s| s.chars().next()) {
-            Some(ch) => self.step(live, ch),
-            None => State::Dead,
-        }
+        stack.push(frame(node, out, state));
     }
 }
 
 /// Search results rank by distance, then the ordering's count descending (then word).
 type Rank = (u8, Reverse<u64>);
 
-/// Offers every key `aut` accepts (and `keep` lets through) to `top`, ranked by its distance to
-/// `osa`'s query. The distance is recomputed for the few keys that match rather than asking the
-/// stream for states: that would clone every state on the way.
-fn rank_matches<A: Automaton>(map: &Map<Vec<u8>>, aut: A, osa: &Osa, order: usize, top: &mut TopK<Rank>, keep: impl Fn(&[u8], u8) -> bool) {
-    let mut stream = map.search(aut).into_stream();
-    while let Some((key, v)) = stream.next() {
-        let d = osa.distance(&osa.run(key));
+/// Offers to `top` every key of `map` that starts with `head` and is within `max` edits of `query`
+/// (in prefix mode: has a prefix within), and that `keep` lets through, ranked by its distance.
+#[allow(clippy::too_many_arguments)]
+fn rank_matches(
+    map: &Map<Vec<u8>>,
+    query: &str,
+    head: &str,
+    max: u8,
+    prefix: bool,
+    order: usize,
+    top: &mut TopK<Rank>,
+    keep: impl Fn(&[u8], u8) -> bool,
+) {
+    let found = |key: &[u8], v: u64, d: u8| {
         if keep(key, d) {
             top.offer((d, Reverse(order_count(v, order))), key, v);
         }
+    };
+    let fst = map.as_fst();
+    match max {
+        0 => walk(fst, &Band::<0>::new(query, prefix), head, found),
+        1 => walk(fst, &Band::<1>::new(query, prefix), head, found),
+        _ => walk(fst, &Band::<2>::new(query, prefix), head, found),
     }
 }
 
@@ -520,10 +690,8 @@ impl Lexicon {
         let max = check_edits(max_edits)?;
         let top = py.detach(|| {
             let head: String = word.chars().take(prefix_length).collect();
-            let osa = Osa::new(word, max, false);
             let mut top = TopK::new(limit);
-            let aut = (&osa).intersection(Str::new(&head).starts_with());
-            rank_matches(&self.map, aut, &osa, SUM, &mut top, |key, _| key != word.as_bytes());
+            rank_matches(&self.map, word, &head, max, false, SUM, &mut top, |key, _| key != word.as_bytes());
             top.into_sorted()
         });
         Ok(with_distance(top))
@@ -548,16 +716,15 @@ impl Lexicon {
             // match at fewer than `edits` edits (fewer than `limit` of them).
             let mut closer = TopK::new(limit);
             for edits in 0..=max {
-                let osa = Osa::new(prefix, edits, true);
                 // Head words at exactly `edits` outrank every other word at `edits`: if they
                 // complete the list, the whole vocabulary need not be walked.
                 let mut top = TopK::new(limit - closer.heap.len());
-                rank_matches(&self.heads[order], &osa, &osa, order, &mut top, |_, d| d == edits);
+                rank_matches(&self.heads[order], prefix, "", edits, true, order, &mut top, |_, d| d == edits);
                 if top.is_full() {
                     return closer.into_sorted().into_iter().chain(top.into_sorted()).collect();
                 }
                 let mut all = TopK::new(limit);
-                rank_matches(&self.map, &osa, &osa, order, &mut all, |_, _| true);
+                rank_matches(&self.map, prefix, "", edits, true, order, &mut all, |_, _| true);
                 if all.is_full() || edits == max {
                     return all.into_sorted();
                 }
@@ -578,7 +745,9 @@ fn lexicon(m: &Bound<'_, PyModule>) -> PyResult<()> {
 mod tests {
     use super::*;
 
-    fn osa(a: &str, b: &str) -> usize {
+    /// The textbook OSA table: `d[i][j]` is the distance between `a`'s first `i` characters and
+    /// `b`'s first `j`.
+    fn osa_table(a: &str, b: &str) -> Vec<Vec<usize>> {
         let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
         let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
         for i in 0..=a.len() {
@@ -596,7 +765,77 @@ mod tests {
                 };
             }
         }
-        d[a.len()][b.len()]
+        d
+    }
+
+    fn osa(a: &str, b: &str) -> usize {
+        *osa_table(a, b).last().unwrap().last().unwrap()
+    }
+
+    /// The distance from `query` to the closest prefix of `word`, the empty one included.
+    fn prefix_osa(word: &str, query: &str) -> usize {
+        (0..=word.chars().count())
+            .map(|n| osa(&word.chars().take(n).collect::<String>(), query))
+            .min()
+            .unwrap()
+    }
+
+    /// What `Band` should answer for `key`: its distance (prefix mode: its best prefix's) if within M.
+    fn expected<const M: usize>(key: &str, query: &str, prefix: bool) -> Option<u8> {
+        let d = if prefix {
+            // The last column holds every prefix's distance (prefix_osa, but quadratic).
+            osa_table(key, query).iter().map(|row| *row.last().unwrap()).min().unwrap()
+        } else {
+            osa(key, query)
+        };
+        (d <= M).then_some(d as u8)
+    }
+
+    /// Every string over `alphabet` of at most `max_len` characters.
+    fn strings(alphabet: &str, max_len: usize) -> Vec<String> {
+        let mut all = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..max_len {
+            last = last.iter().flat_map(|s| alphabet.chars().map(move |c| format!("{s}{c}"))).collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    /// Runs `band` over `key` a byte at a time, as `walk` does, checking at every character that
+    /// `candidates` names each character of `alphabet` that keeps the state alive; then the key's
+    /// distance if it matches.
+    fn band_distance<const M: usize>(band: &Band<M>, key: &str, alphabet: &str) -> Option<u8> {
+        let mut state = band.start();
+        for ch in key.chars() {
+            let mut cands = [0; 8];
+            if let Some(n) = band.candidates(&state, &mut cands) {
+                for c in alphabet.chars() {
+                    if band.step_char(&state, u32::from(c)).is_some() {
+                        let first = c.to_string().as_bytes()[0];
+                        assert!(cands[..n].contains(&first), "{c} missing after a prefix of {key}");
+                    }
+                }
+                assert!(cands[..n].windows(2).all(|w| w[0] < w[1]));
+            }
+            for b in ch.to_string().bytes() {
+                state = band.step(&state, b)?;
+            }
+        }
+        band.distance(&state)
+    }
+
+    fn check_band<const M: usize>(alphabet: &str, query_len: usize, key_len: usize) {
+        let keys = strings(alphabet, key_len);
+        for q in strings(alphabet, query_len) {
+            for prefix in [false, true] {
+                let band = Band::<M>::new(&q, prefix);
+                for k in &keys {
+                    let got = band_distance(&band, k, alphabet);
+                    assert_eq!(got, expected::<M>(k, &q, prefix), "{k} vs {q} at {M}, prefix: {prefix}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -605,24 +844,90 @@ mod tests {
             "", "a", "ab", "ba", "abc", "acb", "ca", "abcd", "éß", "ßé", "😀a", "a😀", "firefox", "firfox", "fierfox",
         ];
         for q in words {
-            for max in 0..=2u8 {
-                let whole = Osa::new(q, max, false);
-                let pre = Osa::new(q, max, true);
+            for prefix in [false, true] {
+                let bands = (Band::<0>::new(q, prefix), Band::<1>::new(q, prefix), Band::<2>::new(q, prefix));
                 for w in words {
-                    let d = osa(w, q);
-                    let s = whole.run(w.as_bytes());
-                    assert_eq!(whole.is_match(&s), d <= max as usize, "{w} vs {q} at {max}");
-                    if d <= max as usize {
-                        assert_eq!(whole.distance(&s) as usize, d);
+                    let d = if prefix { prefix_osa(w, q) } else { osa(w, q) };
+                    let alphabet = "abcdefiorxéß😀";
+                    assert_eq!(band_distance(&bands.0, w, alphabet), (d == 0).then_some(0), "{w} vs {q} at 0");
+                    assert_eq!(band_distance(&bands.1, w, alphabet), (d <= 1).then_some(d as u8), "{w} vs {q} at 1");
+                    assert_eq!(band_distance(&bands.2, w, alphabet), (d <= 2).then_some(d as u8), "{w} vs {q} at 2");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn band_agrees_with_reference_exhaustively() {
+        // Every pair of small strings: transpositions (ab/ba), repeats, 2-, 3- and 4-byte
+        // characters; keys longer than queries and the other way round, past the band's width.
+        check_band::<0>("abc", 4, 5);
+        check_band::<1>("abc", 5, 6);
+        check_band::<2>("abc", 5, 6);
+        check_band::<1>("aé€😀", 3, 4);
+        check_band::<2>("aé€😀", 4, 4);
+        check_band::<2>("ab", 7, 8);
+    }
+
+    #[test]
+    fn band_agrees_with_reference_on_swaps() {
+        // Longer words (one over 64 characters), one or two swaps of neighbours, and a swap plus a
+        // deletion, anywhere in the word.
+        let long = format!("{}b", "a".repeat(66));
+        for q in ["firefox", "transposition", "ßé😀aéß", &long] {
+            let chars: Vec<char> = q.chars().collect();
+            for prefix in [false, true] {
+                let band = Band::<2>::new(q, prefix);
+                for i in 0..chars.len() - 1 {
+                    let mut once = chars.clone();
+                    once.swap(i, i + 1);
+                    let mut keys = vec![once.iter().collect::<String>()];
+                    for j in 0..chars.len() - 1 {
+                        let mut twice = once.clone();
+                        twice.swap(j, j + 1);
+                        keys.push(twice.iter().collect());
+                        let mut shorter = once.clone();
+                        shorter.remove(j);
+                        keys.push(shorter.iter().collect());
                     }
-                    let pd = (0..=w.chars().count())
-                        .map(|n| osa(&w.chars().take(n).collect::<String>(), q))
-                        .min()
-                        .unwrap();
-                    let s = pre.run(w.as_bytes());
-                    assert_eq!(pre.is_match(&s), pd <= max as usize, "prefix {w} vs {q} at {max}");
-                    if pd <= max as usize {
-                        assert_eq!(pre.distance(&s) as usize, pd);
+                    for key in keys {
+                        assert_eq!(
+                            band_distance(&band, &key, q),
+                            expected::<2>(&key, q, prefix),
+                            "{key} vs {q}, prefix: {prefix}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn walk_agrees_with_brute_force() {
+        // The empty word too: `Lexicon.build` leaves it out, but an fst from elsewhere may hold it.
+        let mut words = strings("abé", 4);
+        words.sort();
+        let map = Map::from_iter(words.iter().enumerate().map(|(i, w)| (w.as_bytes(), i as u64))).unwrap();
+        for q in strings("abé", 4) {
+            for head_len in 0..3 {
+                let head: String = q.chars().take(head_len).collect();
+                for prefix in [false, true] {
+                    for max in 0..=2usize {
+                        let mut got = vec![];
+                        let found = |key: &[u8], v: u64, d: u8| got.push((String::from_utf8(key.to_vec()).unwrap(), v, d as usize));
+                        match max {
+                            0 => walk(map.as_fst(), &Band::<0>::new(&q, prefix), &head, found),
+                            1 => walk(map.as_fst(), &Band::<1>::new(&q, prefix), &head, found),
+                            _ => walk(map.as_fst(), &Band::<2>::new(&q, prefix), &head, found),
+                        }
+                        let expect: Vec<_> = words
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, w)| w.starts_with(&head))
+                            .map(|(i, w)| (w.clone(), i as u64, if prefix { prefix_osa(w, &q) } else { osa(w, &q) }))
+                            .filter(|x| x.2 <= max)
+                            .collect();
+                        assert_eq!(got, expect, "{q} head {head} at {max}, prefix: {prefix}");
                     }
                 }
             }
