@@ -120,7 +120,7 @@ class SyncSettings:
     )
     sync_lock_timeout_seconds: float = _doc("A save's sync waits at most this long for a rebuild's alias swap; its change then waits in the outbox.", 2.0)
     sync_breaker_seconds: float = _doc("After a failed sync, after-commit syncs leave changes in the outbox this long.", 5.0)
-    max_fresh_words: int = _doc("New words a sync adds to every process's dictionary at most (the most frequent; the next build has the rest).", 2000)
+    max_fresh_words: int = _doc("New words the syncs add to every process's dictionary until the next build, at most (the build has the rest).", 20_000)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ KINDS = tuple(Kind)
 # suggesters and the baselines take their field lists from here.
 SEARCHED_FIELDS = ("title", "text", "comment")
 EXACT = "exact"
-# The term suggesters and the known-word vocabulary read the words as written.
+# The term suggesters and the dictionary of the index's words read the words as written.
 SUGGESTER_FIELDS = {field: f"{field}.{EXACT}" for field in SEARCHED_FIELDS}
 # What a result needs from `_source` (search/querying/reader.py), never the bodies: the one list of it.
 RESULT_FIELDS = ("doc_type", "post_id", "comment_id", "title", "post_title", "url", "author", "pub_date")

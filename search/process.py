@@ -1,7 +1,7 @@
 """The per-process state of the search service, and the one way to start it over.
 
 A web worker keeps a few things for its whole life: the Elasticsearch clients, the LISTEN
-connection for the index generation, the known-word vocabulary, circuit breakers, small caches of
+connection for the index generation, the dictionary of the index's words, circuit breakers, small caches of
 what Elasticsearch said about aliases and timeouts, the settings object. Each module that keeps
 such a thing registers how to drop it, here, when it is imported; `reset_process_state()` drops
 them all (tests call it between tests, and after changing settings in place).

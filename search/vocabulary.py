@@ -32,7 +32,7 @@ import logging
 import threading
 from dataclasses import dataclass, field
 
-from django.db import DatabaseError
+from django.db import DatabaseError, connection, transaction
 
 from search import conf, process
 from search.aliases import alias_name
@@ -46,7 +46,7 @@ except ImportError:  # pragma: no cover - exercised only on a checkout that skip
 log = logging.getLogger(__name__)
 
 FORMAT = "fst1"
-MEMO_SIZE = 4096
+MEMO_SIZE = 256  # up to max_candidates results each: a few MB at most, even under nonsense queries
 NO_COUNTS = (0, 0, 0)
 # A terms aggregation may return at most search.max_buckets (65,536) buckets: the words are read
 # in partitions of about this many distinct words each.
@@ -77,12 +77,13 @@ class Dictionary:
     memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def counts(self, word: str) -> tuple[int, int, int] | None:
+        """The build's counts, or for a word it lacks, the fresh documents' (never both: a word the
+        build holds is never fresh, `_refresh` drops any such row)."""
         word = word.lower()
         found = self.built.get(word)
-        extra = self.fresh.get(word) if self.fresh is not None else None
-        if extra is None:
-            return found
-        return extra if found is None else tuple(a + b for a, b in zip(found, extra, strict=True))
+        if found is None and self.fresh is not None:
+            return self.fresh.get(word)
+        return found
 
     def __contains__(self, word: str) -> bool:
         """Known: held by at least `min_docs` documents, so never corrected (plan.unknown_words)."""
@@ -155,6 +156,8 @@ def collect(client, *, index: str | None = None) -> dict[str, tuple[int, int, in
             for p in range(partitions):
                 terms = {"field": exact, "min_doc_count": 1, "size": 3 * PARTITION_WORDS, "include": {"partition": p, "num_partitions": partitions}}
                 body = client.search(index=index, size=0, aggs={"words": {"terms": terms}}).body
+                if body["aggregations"]["words"].get("sum_other_doc_count", 0):
+                    raise RuntimeError(f"{exact}: a partition held more than {3 * PARTITION_WORDS} words; not storing a partial dictionary")
                 for bucket in body["aggregations"]["words"]["buckets"]:
                     counts.setdefault(bucket["key"], [0, 0, 0])[position] = bucket["doc_count"]
         finally:  # the fielddata served its purpose: give the heap back
@@ -174,8 +177,10 @@ def store(client, *, words: dict | None = None, fresh_before: int | None = None)
     if words is None:
         fresh_before = last_fresh_id()
         words = collect(client)
-    Vocabulary.objects.update_or_create(prefix=prefix, defaults={"min_docs": 1, "format": FORMAT, "words": build(words), "size": len(words)})
-    FreshWord.objects.filter(prefix=prefix, id__lte=fresh_before or 0).delete()
+    data = build(words)
+    with transaction.atomic():  # no process may load the new build beside fresh rows it holds
+        Vocabulary.objects.update_or_create(prefix=prefix, defaults={"min_docs": 1, "format": FORMAT, "words": data, "size": len(words)})
+        FreshWord.objects.filter(prefix=prefix, id__lte=fresh_before or 0).delete()
     return len(words)
 
 
@@ -217,13 +222,25 @@ def document_words(client, index: str, ids: list[str]) -> dict[str, tuple[int, i
 
 
 def record_fresh(words: dict[str, tuple[int, int, int]]) -> int:
-    """Record words the stored dictionary lacks (a word already recorded keeps its first counts);
-    returns how many were given. The sync's generation bump makes processes read them."""
+    """Record words the stored build lacks, adding their documents to those already recorded (a
+    new word that ten new posts use counts ten, as the suggesters would see it; an edited post
+    counts again: an over-count, which only keeps a real word from being corrected, until the next
+    build). At most SyncSettings.max_fresh_words rows wait for a build. Returns how many were given."""
     from search.models import FreshWord
 
     prefix, longest = conf.get().index.prefix, conf.get().ranking.max_suggest_word_length
-    rows = [FreshWord(prefix=prefix, word=w, title=c[0], text=c[1], comment=c[2]) for w, c in words.items() if 0 < len(w) <= longest]
-    FreshWord.objects.bulk_create(rows, ignore_conflicts=True)
+    room = conf.get().sync.max_fresh_words - FreshWord.objects.filter(prefix=prefix).count()
+    rows = [(prefix, w, *c) for w, c in sorted(words.items(), key=lambda wc: -sum(wc[1])) if 0 < len(w) <= longest][: max(0, room)]
+    if not rows:
+        return 0
+    table = FreshWord._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"INSERT INTO {table} (prefix, word, title, text, comment) VALUES (%s, %s, %s, %s, %s) "
+            f"ON CONFLICT (prefix, word) DO UPDATE SET title = {table}.title + EXCLUDED.title, "
+            f"text = {table}.text + EXCLUDED.text, comment = {table}.comment + EXCLUDED.comment",
+            rows,
+        )
     return len(rows)
 
 
@@ -240,7 +257,7 @@ class _Loaded:
         self.built = None
         self.data = None
         self.fresh: dict[str, tuple] = {}
-        self.fresh_id = 0
+        self.fresh_rows = 0  # FreshWord rows read (some may be words the build has)
         self.dictionary: Dictionary | None = None
 
 
@@ -259,7 +276,7 @@ def current(generation: int | None) -> Dictionary | None:
             return state.dictionary
         try:
             _refresh(state)
-        except (DatabaseError, ValueError) as exc:
+        except DatabaseError as exc:
             log.warning("the dictionary is unreadable, searching without it: %s", exc)
             return state.dictionary
         state.generation = generation
@@ -267,24 +284,36 @@ def current(generation: int | None) -> Dictionary | None:
 
 
 def _refresh(state: _Loaded) -> None:
+    """Reload what changed: the build when its row changed (a stored map that does not load is
+    remembered as bad, not retried at every search), and the fresh words whenever their number
+    moved (rows are only added between builds; ids are not commit order, so all are re-read).
+    The state is replaced at once, never left half updated."""
     from search.models import FreshWord, Vocabulary
 
     prefix = conf.get().index.prefix
     built = Vocabulary.objects.filter(prefix=prefix, format=FORMAT).values_list("built", flat=True).first()
     if built is None or Lexicon is None:
-        state.built, state.data, state.fresh, state.fresh_id, state.dictionary = None, None, {}, 0, None
+        state.built, state.data, state.fresh, state.dictionary, state.fresh_rows = None, None, {}, None, 0
         return
-    changed = built != state.built
-    if changed:
-        state.data = Lexicon(bytes(Vocabulary.objects.filter(prefix=prefix).values_list("words", flat=True).first()))
-        state.built, state.fresh, state.fresh_id = built, {}, 0
-    rows = list(FreshWord.objects.filter(prefix=prefix, id__gt=state.fresh_id).order_by("id").values_list("id", "word", "title", "text", "comment"))
-    for row_id, word, title, text, comment in rows:
-        state.fresh[word] = (title, text, comment)
-        state.fresh_id = row_id
-    if changed or rows:
-        fresh = Lexicon(Lexicon.build(state.fresh.items())) if state.fresh else None
-        state.dictionary = Dictionary(state.data, fresh)
+    data, fresh = state.data, state.fresh
+    if built != state.built:
+        raw = Vocabulary.objects.filter(prefix=prefix, built=built).values_list("words", flat=True).first()
+        if raw is None:  # replaced or dropped since the line above: the next generation change reads it
+            return
+        try:
+            data, fresh = Lexicon(bytes(raw)), {}
+        except ValueError as exc:
+            log.error("the stored dictionary does not load (%s): searching without it until the next build", exc)
+            state.built, state.data, state.fresh, state.dictionary = built, None, {}, None
+            return
+    if data is None:
+        return  # a bad build, already reported
+    if built != state.built or FreshWord.objects.filter(prefix=prefix).count() != state.fresh_rows:
+        rows = list(FreshWord.objects.filter(prefix=prefix).values_list("word", "title", "text", "comment"))
+        fresh = {word: (title, text, comment) for word, title, text, comment in rows if word not in data}
+        extra = Lexicon(Lexicon.build(fresh.items())) if fresh else None
+        state.built, state.data, state.fresh, state.dictionary = built, data, fresh, Dictionary(data, extra)
+        state.fresh_rows = len(rows)
 
 
 def forget() -> None:

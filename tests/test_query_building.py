@@ -352,3 +352,15 @@ def test_a_completion_is_not_a_correction_to_show():
     assert matched_alternative(hit) == 0  # the same tier: the typed word's completion weighs more than a correction
     hit = {"matched_queries": ["alt0c.title.exact.phrase", "alt1.title.stem.phrase"]}
     assert matched_alternative(hit) == 0 and matched_tier(hit) == "title.exact.phrase"
+
+
+def test_the_best_match_of_a_page_is_the_best_tier_then_the_best_alternative():
+    """Newest first, the first hit is only the newest: the "showing results for" line comes from the best match."""
+    from search.querying.query import best_match
+
+    newest = {"_id": "1", "matched_queries": ["alt1.all.words", "alt1.some.words"]}
+    best = {"_id": "2", "matched_queries": ["alt1.title.exact.phrase", "alt0.body.stem.phrase"]}
+    typed = {"_id": "3", "matched_queries": ["alt0.title.exact.phrase"]}
+    assert best_match([newest, best]) is best
+    assert best_match([newest, best, typed]) is typed  # same tier: what was typed first
+    assert best_match([{"_id": "4"}, {"_id": "5"}])["_id"] == "4"  # nothing named: the first

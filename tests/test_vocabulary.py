@@ -101,14 +101,17 @@ def test_a_word_of_a_new_post_is_completed_and_corrected_to_after_the_sync(blog,
     with live():
         make_post("Quokka photography", "Quokkas on Rottnest island.")
     assert FreshWord.objects.filter(word="quokka").exists()
+    with live():  # a second post with the word: its documents add up, as the suggesters would count them
+        make_post("Quokka selfies", "Nothing else.")
+    assert vocabulary.current(generation.current()).counts("quokka") == (2, 0, 0)
     typing = search("quok", use_cache=False)
-    assert typing.completing and typing.round_trips == 1 and typing.hits[0].title == "Quokka photography"
+    assert typing.completing and typing.round_trips == 1 and typing.hits[0].title.startswith("Quokka")
     typo = search("qukka photography ", use_cache=False)
     assert typo.round_trips == 1 and typo.showing_for == "quokka photography" and typo.hits[0].title == "Quokka photography"
     # The next build holds the word itself and clears what the syncs recorded.
     call_command("search_vocabulary")
     assert not FreshWord.objects.exists()
-    assert vocabulary.current(generation.current()).counts("quokka") == (1, 0, 0)
+    assert vocabulary.current(generation.current()).counts("quokka") == (2, 0, 0)
     assert search("qukka photography ", use_cache=False).showing_for == "quokka photography"
 
 

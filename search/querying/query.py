@@ -236,7 +236,14 @@ def search_body(
         },
     }
     if sort == NEWEST:  # the tiers still decide what matches (and the "showing results for" line)
-        body["sort"] = [{"pub_date": {"order": "desc"}}, "_score"]
+        # Then a stable order, so that pages neither repeat nor skip a hit (scores are constants).
+        # (A post has no comment_id: `unmapped_type`, or the posts index would fail its shards.)
+        body["sort"] = [
+            {"pub_date": {"order": "desc"}},
+            "_score",
+            {"post_id": {"order": "desc"}},
+            {"comment_id": {"order": "desc", "missing": "_first", "unmapped_type": "long"}},
+        ]
     if highlight:
         body["highlight"]["highlight_query"] = highlight
     if suggest:
@@ -263,6 +270,12 @@ def matched_alternative(hit: dict) -> int | None:
     alternative in that tier."""
     matches = _matches(hit)  # within a tier: alt0, alt0's completion, alt1, ... (their weights' order)
     return min(matches, key=lambda m: (_ORDER[m[1]], m[0], m[2]))[0] if matches else None
+
+
+def best_match(hits: list[dict]) -> dict:
+    """The hit that reached the best tier through the best-ranked alternative (the first of them)."""
+    ranked = [(min((_ORDER[t], a) for a, t, _ in _matches(h)), i) for i, h in enumerate(hits) if _matches(h)]
+    return hits[min(ranked)[1]] if ranked else hits[0]
 
 
 def matched_tier(hit: dict) -> str | None:

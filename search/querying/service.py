@@ -154,8 +154,8 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
     if not query:
         return result
     cache_key = (query if result.completing else f"{query} ") + ("" if sort == RELEVANCE else f"\x00{sort}")
-    # The caches key their entries by the index generation, and the known-word vocabulary is
-    # reloaded when it moves. Without PostgreSQL the search still answers, uncached.
+    # The caches key their entries by the index generation, and the dictionary of the index's
+    # words is reloaded when it moves. Without PostgreSQL the search still answers, uncached.
     gen = _generation()
     use_cache = use_cache and cfg.serving.cache_seconds > 0 and gen is not None
     if use_cache:
@@ -245,4 +245,4 @@ def _suggestions(result: SearchResult, executor: Executor, gen: int | None, *, o
 
 def _read(result: SearchResult, response: dict) -> None:
     result.boosts = boosts(result.alternatives, tiers=conf.get().ranking.tiers)
-    result.hits, result.total, result.strategy, result.showing_for = reader.read(response, result.alternatives)
+    result.hits, result.total, result.strategy, result.showing_for = reader.read(response, result.alternatives, by_date=result.sort != RELEVANCE)

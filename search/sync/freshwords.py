@@ -7,20 +7,21 @@ words back from Elasticsearch (term vectors: exactly the words its analysis inde
 the dictionary lacks, and its generation bump makes every process add them at once.
 
 Best effort: a failure here costs only freshness (the next build holds the words), never the sync.
-At most SyncSettings.max_fresh_words words a sync: a huge document cannot flood every process.
+At most SyncSettings.max_fresh_words words wait for the next build: a huge document or a bulk
+import cannot flood every process (the build holds the rest).
 """
 
 import logging
 from collections import defaultdict
 
-from search import conf, generation, vocabulary
+from search import generation, vocabulary
 
 log = logging.getLogger(__name__)
 
 
 def record(client, pairs: list, applied: set) -> int:
-    """Record the unknown words of the applied `index` actions among `pairs` ((key, action));
-    returns how many words were new."""
+    """Record the words the build lacks of the applied `index` actions among `pairs` ((key,
+    action)); returns how many were recorded (new or counted again)."""
     if not vocabulary.available():
         return 0
     ids: dict[str, list[str]] = defaultdict(list)
@@ -36,10 +37,9 @@ def record(client, pairs: list, applied: set) -> int:
         words: dict[str, tuple[int, int, int]] = {}
         for index, doc_ids in ids.items():
             for word, counts in vocabulary.document_words(client, index, doc_ids).items():
-                if dictionary.counts(word) is None:
+                if word not in dictionary.built:
                     words[word] = tuple(a + b for a, b in zip(words.get(word, vocabulary.NO_COUNTS), counts, strict=True))
-        limit = conf.get().sync.max_fresh_words
-        return vocabulary.record_fresh(dict(sorted(words.items(), key=lambda wc: -sum(wc[1]))[:limit]))
+        return vocabulary.record_fresh(words)
     except Exception:  # noqa: BLE001 - freshness only; the next build holds the words
         log.warning("could not record the new documents' words; the next `search_vocabulary` will", exc_info=True)
         return 0

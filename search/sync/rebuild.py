@@ -24,7 +24,7 @@ from django.db import connection, transaction
 from elasticsearch import ApiError, TransportError, helpers
 
 from search import conf, generation, vocabulary
-from search.aliases import alias_name, aliased_indices, index_pattern, new_index_name
+from search.aliases import alias_name, aliased_indices, index_pattern, new_index_name, outdated_kinds
 from search.client import bulk_client
 from search.documents import KINDS, Kind, index_body
 from search.sync import outbox, replaylog
@@ -400,6 +400,8 @@ def refresh_vocabulary(client, words: Future | None = None, *, fresh_before: int
     search/vocabulary.py), then a generation bump so every process loads it. A failure only
     costs speed (searches ask Elasticsearch instead), so it is logged, never fatal."""
     try:
+        if words is None and outdated_kinds():  # read from indices an older release built: words missing
+            raise RuntimeError("the live indices were built by an older release: run `reindex` first")
         count = vocabulary.store(client, words=words.result() if words is not None else None, fresh_before=fresh_before)
     except Exception:  # noqa: BLE001 - Elasticsearch or PostgreSQL refusing: the rebuild itself succeeded
         log.warning("could not read the dictionary of the index's words; searches ask Elasticsearch until the next reindex", exc_info=True)
