@@ -95,7 +95,10 @@ def suggest(
         for position, name in enumerate(SUGGESTER_FIELDS):
             if options.suggest_mode == "missing" and counts[position]:
                 continue
-            proposed = [{"text": w, "freq": c[position]} for w, _, c in found if _proposes(options.suggest_mode, counts[position], c[position])]
+            # As a term suggester ranks its options ("sort": "score": nearer first, then more
+            # documents), the `size` best per field; the typo model then scores those of every field.
+            ranked = sorted(((d, -c[position], w) for w, d, c in found if _proposes(options.suggest_mode, counts[position], c[position])))
+            proposed = [{"text": w, "freq": -minus} for _, minus, w in ranked[: options.size]]
             out[f"{name}_terms"].append({"text": token, "offset": start, "length": end - start, "options": proposed})
     return out, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
 
