@@ -133,6 +133,13 @@ def _completion_clauses(text: str) -> dict[str, dict]:
     }
 
 
+def _some_words(words: str, i: int, *, title_boost: float, boost: float) -> dict:
+    """BM25 over an alternative's words, the title weighed more: the order inside a tier, and a
+    match at all for a document holding only some of the words."""
+    fields = [f"{TITLE}^{title_boost}", *BODIES]
+    return {"multi_match": {"query": words, "fields": fields, "type": "most_fields", "boost": boost, "_name": f"alt{i}.{SOME_WORDS}"}}
+
+
 def build_query(
     alternatives: list[Alternative], *, tiers: dict, title_boost: float, relevance_weight: float, completion_weight: float = 0.0, words_alone: bool = True
 ) -> dict:
@@ -164,17 +171,7 @@ def build_query(
                     boost = round(tiers[tier] * w * completion_weight, 4)
                     by_tier[tier].append({"constant_score": {"filter": clause, "boost": boost, "_name": f"alt{i}{COMPLETED}.{tier}"}})
         if words and words_alone:
-            relevance.append(
-                {
-                    "multi_match": {
-                        "query": words,
-                        "fields": [f"{TITLE}^{title_boost}", *BODIES],
-                        "type": "most_fields",
-                        "boost": round(relevance_weight * w, 6),
-                        "_name": f"alt{i}.{SOME_WORDS}",
-                    }
-                }
-            )
+            relevance.append(_some_words(words, i, title_boost=title_boost, boost=round(relevance_weight * w, 6)))
     should = [{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses] + relevance
     return {
         "bool": {
