@@ -100,3 +100,11 @@ def test_asking_one_edit_first_keeps_the_same_best_options(dictionary, query):
     first, _ = candidates.suggest(query, only, dictionary, options=ranking.suggester, limit=200, enough=1, costs=ranking.typo_costs)
     kept = lambda s: _spans(s, floor=ranking.min_suggestion_score, per_token=1, costs=ranking.typo_costs)  # noqa: E731
     assert kept(first) == kept(every)
+
+
+def test_a_corrected_prefix_proposes_its_shortest_word_which_the_search_completes_again():
+    """ "schedual": "schedul" is one typo away; "schedule" (not the commoner "scheduled") is proposed,
+    since its completions hold "scheduled" and "scheduler" too."""
+    dictionary = vocabulary.from_words({"schedule": (2, 5, 0), "scheduled": (9, 30, 1), "scheduler": (3, 4, 0)})
+    present, entry = candidates.unfinished_word("schedual", dictionary, min_length=4, max_edits=1, limit=50)
+    assert not present and entry["options"] == [{"text": "schedule", "prefix": "schedul", "freq": 5}]

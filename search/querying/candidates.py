@@ -128,15 +128,18 @@ def corrected_prefix(typed: str, word: str, distance: int) -> str:
 
 def completion_options(token: str, dictionary, *, max_edits: int, limit: int) -> list[dict]:
     """Options for an unfinished last word no indexed word starts with: for each corrected prefix
-    (one typo away), its most common word in titles, carrying the prefix the typo model scores."""
-    groups: dict[str, dict] = {}
+    (one typo away), its shortest word (then the most common in titles), carrying the prefix the
+    typo model scores. The shortest, because the search completes it again: "schedule" finds
+    "scheduled" and "scheduler" too, "scheduled" would miss "schedule"."""
+    groups: dict[str, tuple] = {}
     for word, distance, counts in dictionary.prefix_within(token, max_edits, limit, TITLE):
         if distance == 0:
             continue
         prefix = corrected_prefix(token, word, distance)
-        if prefix not in groups:
-            groups[prefix] = {"text": word, "prefix": prefix, "freq": documents_holding(counts)}
-    return list(groups.values())
+        rank = (len(word), -counts[TITLE], word)
+        if prefix not in groups or rank < groups[prefix][0]:
+            groups[prefix] = (rank, {"text": word, "prefix": prefix, "freq": documents_holding(counts)})
+    return [option for _, option in groups.values()]
 
 
 def unfinished_word(query: str, dictionary, *, min_length: int, max_edits: int, limit: int) -> tuple[bool, dict | None]:
