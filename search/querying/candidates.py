@@ -128,15 +128,16 @@ def corrected_prefix(typed: str, word: str, distance: int) -> str:
 
 def completion_options(token: str, dictionary, *, max_edits: int, limit: int) -> list[dict]:
     """Options for an unfinished last word no indexed word starts with: for each corrected prefix
-    (one typo away), its shortest word (then the most common in titles), carrying the prefix the
-    typo model scores. The shortest, because the search completes it again: "schedule" finds
-    "scheduled" and "scheduler" too, "scheduled" would miss "schedule"."""
+    (one typo away), its word nearest in length to what was typed (then the most common in
+    titles), carrying the prefix the typo model scores. A reader who typed as many letters as a
+    word has most likely meant that word, and the search completes it again: "schedual" proposes
+    "schedule", which finds "scheduled" too ("scheduled", the commonest, would miss "schedule")."""
     groups: dict[str, tuple] = {}
     for word, distance, counts in dictionary.prefix_within(token, max_edits, limit, TITLE):
         if distance == 0:
             continue
         prefix = corrected_prefix(token, word, distance)
-        rank = (len(word), -counts[TITLE], word)
+        rank = (abs(len(word) - len(token)), -counts[TITLE], word)
         if prefix not in groups or rank < groups[prefix][0]:
             groups[prefix] = (rank, {"text": word, "prefix": prefix, "freq": documents_holding(counts)})
     return [option for _, option in groups.values()]
