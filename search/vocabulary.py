@@ -256,7 +256,6 @@ class _Loaded:
         self.generation = object()  # matches nothing
         self.built = None
         self.data = None
-        self.fresh: dict[str, tuple] = {}
         self.fresh_rows = 0  # FreshWord rows read (some may be words the build has)
         self.dictionary: Dictionary | None = None
 
@@ -293,18 +292,18 @@ def _refresh(state: _Loaded) -> None:
     prefix = conf.get().index.prefix
     built = Vocabulary.objects.filter(prefix=prefix, format=FORMAT).values_list("built", flat=True).first()
     if built is None or Lexicon is None:
-        state.built, state.data, state.fresh, state.dictionary, state.fresh_rows = None, None, {}, None, 0
+        state.built, state.data, state.dictionary, state.fresh_rows = None, None, None, 0
         return
-    data, fresh = state.data, state.fresh
+    data = state.data
     if built != state.built:
         raw = Vocabulary.objects.filter(prefix=prefix, built=built).values_list("words", flat=True).first()
         if raw is None:  # replaced or dropped since the line above: the next generation change reads it
             return
         try:
-            data, fresh = Lexicon(bytes(raw)), {}
+            data = Lexicon(bytes(raw))
         except ValueError as exc:
             log.error("the stored dictionary does not load (%s): searching without it until the next build", exc)
-            state.built, state.data, state.fresh, state.dictionary = built, None, {}, None
+            state.built, state.data, state.dictionary = built, None, None
             return
     if data is None:
         return  # a bad build, already reported
@@ -312,7 +311,7 @@ def _refresh(state: _Loaded) -> None:
         rows = list(FreshWord.objects.filter(prefix=prefix).values_list("word", "title", "text", "comment"))
         fresh = {word: (title, text, comment) for word, title, text, comment in rows if word not in data}
         extra = Lexicon(Lexicon.build(fresh.items())) if fresh else None
-        state.built, state.data, state.fresh, state.dictionary = built, data, fresh, Dictionary(data, extra)
+        state.built, state.data, state.dictionary = built, data, Dictionary(data, extra)
         state.fresh_rows = len(rows)
 
 

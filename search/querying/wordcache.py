@@ -1,4 +1,5 @@
-"""A cache of what the suggesters and the known-word counts said about each typed word.
+"""A cache of what the suggesters and the word counts said about each typed word they were asked
+about (the words the process's dictionary cannot answer for, or every word while none is stored).
 
 A term suggester treats every token on its own, and a word's document count does not depend on
 the other words, so both can be cached per word and reassembled for any query containing it.

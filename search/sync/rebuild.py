@@ -361,7 +361,7 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
                     replaylog.close_log(covered)
                     dead_letter_refused(report)
                     retire(client, old, report, keep_old=keep_old)
-                finally:  # whatever happened, the vocabulary must describe the live indices
+                finally:  # whatever happened, the dictionary must describe the live indices
                     report.vocabulary = refresh_vocabulary(client, words, fresh_before=fresh_before)
             report.pending_applied = outbox.drain_all(batch=conf.get().sync.pending_drain_batch, client=client).applied
         except Exception as exc:
