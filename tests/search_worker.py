@@ -1,6 +1,10 @@
 """A second "worker process" for tests: reads queries on stdin, prints the search result as JSON.
 
-It has its own local-memory result cache, like a separate gunicorn worker."""
+It has its own local-memory result cache, like a separate gunicorn worker. With
+`--late-notifications` its generation listener never reads its socket between searches (and never
+re-reads the row on its own timer): the worst case of a notification that has not reached this
+process yet when a search starts, which a busy machine produces now and then and a test cannot
+wait for."""
 
 import json
 import os
@@ -14,7 +18,35 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
+
+from search import generation, process  # noqa: E402
 from search.querying.service import search  # noqa: E402
+
+
+class LateNotifications:
+    """The listening connection, except that poll() reads nothing: what PostgreSQL sent stays unread."""
+
+    def __init__(self, conn):
+        self._conn = conn
+
+    def poll(self):
+        return None
+
+    def __getattr__(self, name):
+        return getattr(self._conn, name)
+
+
+if "--late-notifications" in sys.argv:
+    settings.SEARCH = {**settings.SEARCH, "GENERATION_RECHECK_SECONDS": 3600.0}
+    process.reset_process_state()
+    connect = generation.Listener._connect
+
+    def _connect(self):
+        connect(self)
+        self.conn = LateNotifications(self.conn)
+
+    generation.Listener._connect = _connect
 
 for line in sys.stdin:
     result = search(line.strip())

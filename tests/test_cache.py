@@ -43,13 +43,22 @@ def test_edit_is_visible_at_once_in_the_same_process(db, build_index, django_cap
 
 
 @pytest.mark.django_db(transaction=True)
-def test_edit_in_one_process_is_visible_to_another_processs_cache(build_index):
+@pytest.mark.parametrize("late", [False, True], ids=["notified", "notification-late"])
+def test_edit_in_one_process_is_visible_to_another_processs_cache(build_index, late):
+    """Once the author's save returns, no other process serves the old answer from its cache, even
+    when PostgreSQL's notification has not reached it yet (forced with `late`: its listener reads
+    nothing until the cached answer is confirmed, generation.confirmed())."""
     build_index()  # first, so the saves below are synced (a sync without indices trips the sync breaker)
     post = make_post("Interprocess zeppelin title")
     s = connection.settings_dict
     env = {**os.environ, "SEARCH_INDEX_PREFIX": TEST_PREFIX, "DATABASE_URL": f"postgres://{s['USER']}@{s['HOST']}:{s['PORT']}/{s['NAME']}"}
     worker = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "search_worker.py")], env=env, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        [sys.executable, str(ROOT / "tests" / "search_worker.py"), *(["--late-notifications"] if late else [])],
+        env=env,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
     )
 
     def ask():

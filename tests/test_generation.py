@@ -156,3 +156,47 @@ def test_listening_can_be_switched_off(settings, django_assert_num_queries):
     settings.SEARCH = {**settings.SEARCH, "GENERATION_LISTEN": False}
     with django_assert_num_queries(1):
         generation.latest()
+
+
+# ---------------------------------------------------------------- the host's board (search/generation_board.py)
+
+
+@pytest.fixture
+def board(tmp_path, monkeypatch):
+    from search import generation_board
+
+    monkeypatch.setattr(generation_board.tempfile, "tempdir", str(tmp_path))
+    clock = [10**12]
+    monkeypatch.setattr(generation_board.time, "monotonic_ns", lambda: clock[0])
+    writer, reader = generation_board.Board(), generation_board.Board()
+    yield writer, reader, clock
+    writer.close()
+    reader.close()
+
+
+def test_board_tells_another_reader_at_once_and_keeps_the_highest(board):
+    writer, reader, _ = board
+    assert reader.recent() is None  # nothing posted yet
+    writer.publish(7)
+    assert reader.recent() == 7
+    writer.publish(5)  # a slower writer's older bump never replaces a newer one
+    assert reader.recent() == 7
+
+
+def test_board_forgets_a_value_once_the_listener_has_re_read_the_row(board):
+    """After a database restore the row may go back below a posted value: the board speaks only
+    within the listener's re-read period, after which the row (read by then) is the truth."""
+    writer, reader, clock = board
+    writer.publish(9)
+    clock[0] += int(conf.get().serving.generation_recheck_seconds * 1e9) + 1
+    assert reader.recent() is None
+    writer.publish(4)  # a stale value no longer holds a restored database's lower one back
+    assert reader.recent() == 4
+
+
+def test_board_ignores_bytes_it_did_not_write(board):
+    writer, reader, _ = board
+    writer.publish(3)
+    with open(writer.path(), "r+b") as f:
+        f.write(b"\x01" * 8)  # a torn or foreign write
+    assert reader.recent() is None
