@@ -12,6 +12,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 
+from search import conf
 from search.client import get_client, reset_client
 from search.process import reset_process_state
 from tests.helpers import TEST_PREFIX
@@ -47,12 +48,25 @@ def _services_for_service_tests(request):
     """Service tests get the session's Elasticsearch check and index prefix; pure tests never wait."""
     if request.node.get_closest_marker("services"):
         request.getfixturevalue("search_test_prefix")
+        # Never the site's indices, whatever an earlier test's fixtures did to the settings.
+        assert conf.get().index.prefix == TEST_PREFIX, f"tests would use the indices of prefix {conf.get().index.prefix!r}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def test_indices_never_the_sites():
+    """Every test names its indices with TEST_PREFIX, set once before any test runs (no I/O).
+
+    Set here, not lazily by the first service test: pytest-django's live server lays its own
+    settings over the real ones for each test and removes them afterwards, and a prefix set while
+    that overlay was on went with it. When the first service test of a run was a browser test,
+    every later test built, and deleted, the dev site's own `blog-*` indices."""
+    settings.SEARCH = {**settings.SEARCH, "INDEX_PREFIX": TEST_PREFIX}
+    reset_process_state()  # the settings object and everything built from it
 
 
 @pytest.fixture(scope="session")
 def search_test_prefix():
-    settings.SEARCH = {**settings.SEARCH, "INDEX_PREFIX": TEST_PREFIX}
-    reset_process_state()  # the settings object and everything built from it
+    assert conf.get().index.prefix == TEST_PREFIX, "the test prefix was lost (tests/conftest.py)"
     client = get_client()
     if not client.ping():
         pytest.exit(f"Elasticsearch is not answering at {settings.ELASTICSEARCH['URL']}: run `make services` (make test does it for you)", returncode=3)
