@@ -54,6 +54,10 @@ CANDIDATES = [
     ("multi_match, keystroke", "shipped", "/api/baseline/multi_match/", "keystroke"),
     ("this search, keystroke", "shipped", "/api/search/", "keystroke"),
     ("PostgreSQL FTS, correctly spelled", "shipped", "/api/baseline/postgres/", "correct"),
+    ("results page with facets, correctly spelled", "shipped", "/search/", "correct"),
+    ("results page without facets, correctly spelled", "nofacets", "/search/", "correct"),
+    ("results page with facets, misspelled", "shipped", "/search/", "misspelled"),
+    ("results page without facets, misspelled", "nofacets", "/search/", "misspelled"),
     ("this search, one cached query", "cached", "/api/search/", "repeated"),
     ("this search, one cached query, logging on", "cached@log", "/api/search/", "repeated"),
 ]
@@ -66,6 +70,17 @@ TARGETS = [
     ("keystroke: p50 vs multi_match", "this search, keystroke", "multi_match, keystroke", "p50", 2.0, "<="),
     ("misspelled: p50 vs fuzziness AUTO", "this search, misspelled", "fuzziness AUTO, misspelled", "p50", 0.35, "<="),
     ("one cached query: requests/s vs hello-world", CACHED, HELLO, "rps", 0.6, ">="),
+    *(
+        (
+            f"results page, {kind}: p50 with facets vs without (#26)",
+            f"results page with facets, {kind}",
+            f"results page without facets, {kind}",
+            "p50",
+            1.25,
+            "<=",
+        )
+        for kind in ("correctly spelled", "misspelled")
+    ),
     ("search log on: requests/s vs off", f"{CACHED}, logging on", CACHED, "rps", 0.95, ">="),
 ]
 
@@ -208,7 +223,7 @@ def plan_candidates(args) -> tuple[list[tuple], dict]:
     # The same shipped settings everywhere; the cached and hello-world candidates on servers of their
     # own, so that no slow request left over from another candidate (PostgreSQL FTS takes seconds)
     # delays them.
-    servers = {"shipped": {}, "hello": {}, "cached": {}, "cached@log": {"INSIGHTS_ENABLED": "1"}}
+    servers = {"shipped": {}, "nofacets": {"SEARCH_PAGE_FACETS": "0"}, "hello": {}, "cached": {}, "cached@log": {"INSIGHTS_ENABLED": "1"}}
     if args.redis_port and shutil.which("redis-server"):
         shared = {"REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/0"}
         names = [f"cached@redis{i or ''}" for i in range(args.redis_servers)]

@@ -1,8 +1,9 @@
-"""The dead letters in the admin: what Elasticsearch kept refusing, why, and a retry action."""
+"""The admin of search: the blog's synonym rules, and the dead letters (what Elasticsearch kept
+refusing, why, and a retry action)."""
 
 from django.contrib import admin, messages
 
-from search.models import DeadChange
+from search.models import DeadChange, SynonymRule
 from search.sync import outbox
 
 
@@ -20,3 +21,11 @@ class DeadChangeAdmin(admin.ModelAdmin):
     def retry(self, request, queryset):
         moved = outbox.retry_dead(list(queryset.values_list("id", flat=True)))
         self.message_user(request, f"{moved} entr(ies) moved back to the outbox.", messages.SUCCESS)
+
+
+@admin.register(SynonymRule)
+class SynonymRuleAdmin(admin.ModelAdmin):
+    """A rule applies to the next search on every node (search/synonyms.py), without a reindex."""
+
+    list_display = ["rule", "note", "updated"]
+    search_fields = ["rule", "note"]

@@ -141,13 +141,15 @@ class CommentDocument(SearchableFields):
     url = stored()
     author = stored()
     created = Date()
-    # The post's publication date, so one date filter serves both document types.
+    # The post's publication date and tags, so one date filter, one tag filter and the facets
+    # (search/querying/facets.py) serve both document types: a post found by its comments counts.
     pub_date = Date()
+    tags = Keyword()
 
     # The post's columns a comment's document copies or depends on (its title, its URL's slug, its
     # date, its visibility): the one list. The posts' UPDATE trigger (migration 0005) re-queues a
     # post's comments when one of exactly these changes (tests/test_schema.py compares the two).
-    POST_FIELDS = ("title", "slug", "pub_date", "published")
+    POST_FIELDS = ("title", "slug", "pub_date", "published", "tags")
     ROW_FIELDS = ("id", "post_id", "author_name", "comment", "comment_html", "created", *(f"post__{f}" for f in ("id", *POST_FIELDS)))
 
     @staticmethod
@@ -165,6 +167,7 @@ class CommentDocument(SearchableFields):
             "comment": html_to_text(comment.comment_html) or comment.comment,
             "created": comment.created.isoformat(),
             "pub_date": post.pub_date.isoformat(),
+            "tags": list(post.tags),
         }
 
     @classmethod
@@ -179,7 +182,20 @@ DOCUMENTS = {Kind.POSTS: PostDocument, Kind.COMMENTS: CommentDocument}
 
 
 @dataclass
+class CommentMatch:
+    """A matching comment shown inside its post's entry."""
+
+    id: int
+    author: str
+    url: str  # the post's page, at the comment's anchor
+    snippet_html: str  # highlighted, HTML-escaped by Elasticsearch
+
+
+@dataclass
 class Hit:
+    """One result: a document (result_of), or one entry per post (search/querying/reader.py:
+    type "post", `matched` saying whether the post itself or one of its comments put it there)."""
+
     type: str  # "post" | "comment"
     id: int
     post_id: int
@@ -191,6 +207,9 @@ class Hit:
     pub_date: str = ""
     author: str = ""
     tier: str = ""  # the best tier of the query it reached (search/querying/query.py), for the debug table
+    matched: str = "post"  # an entry: what put it at its rank, the post or one of its comments
+    comments: tuple[CommentMatch, ...] = ()  # an entry: its best matching comments
+    more_comments: int = 0  # an entry: how many more of its comments match
 
 
 def result_of(raw: dict) -> Hit:

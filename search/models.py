@@ -118,3 +118,31 @@ class FreshWord(models.Model):
 
     def __str__(self):
         return f"{self.prefix}: {self.word}"
+
+
+class SynonymRule(models.Model):
+    """One of the blog's own synonym rules, as its owner wrote it in the admin (the truth; every
+    process reads them at the next index generation, search/synonyms.py).
+
+    `js, javascript` makes the words equivalent both ways; `k8s => kubernetes` rewrites the left
+    side only. A word may be several words (`ml, machine learning`)."""
+
+    rule = models.CharField(max_length=300, unique=True, help_text="Equivalent: js, javascript   One way: k8s => kubernetes")
+    note = models.CharField(max_length=200, blank=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["rule"]
+
+    def __str__(self) -> str:
+        return self.rule
+
+    def clean(self):
+        from django.core.exceptions import ValidationError
+
+        from search.synonyms import parse
+
+        try:
+            self.rule = parse(self.rule).text
+        except ValueError as exc:
+            raise ValidationError({"rule": str(exc)}) from exc

@@ -1,6 +1,7 @@
 """The results page, its ?debug-search table, and the JSON API the search box uses."""
 
 import json
+from urllib.parse import urlencode
 
 import orjson
 from django.conf import settings
@@ -12,7 +13,8 @@ from django.views.decorators.http import require_GET
 from insights import log as insights_log
 from search import conf, health
 from search.client import safe_url
-from search.querying.service import BadSearchRequest, SearchUnavailable, search, validate_page, validate_sort
+from search.querying.query import NEWEST, RELEVANCE
+from search.querying.service import BadSearchRequest, SearchUnavailable, search, validate_filters, validate_page, validate_sort
 
 
 def json_response(data: dict | list, *, status: int = 200, content_type: str = "application/json") -> HttpResponse:
@@ -40,19 +42,56 @@ def debug_allowed(request) -> bool:
     return mode == "all" or (mode == "staff" and request.user.is_staff)
 
 
+def results_url(result, *, debug: bool = False, page: int | None = None, **changes) -> str:
+    """The results page for `result`'s query, sort and filters, with `changes` (sort, tags, year):
+    every link on the page (orders, facets, pages) keeps what the reader chose; a new order or
+    filter starts again at the first page."""
+    sort = changes.get("sort", result.sort)
+    tags = changes.get("tags", result.filters.tags)
+    year = changes.get("year", result.filters.year)
+    params = [("q", result.query), *(("tag", t) for t in tags)]
+    params += [("year", year)] if year else []
+    params += [("sort", sort)] if sort != RELEVANCE else []
+    params += [("page", page)] if page else []
+    return "?" + urlencode(params) + ("&debug-search" if debug else "")
+
+
+def page_links(result, *, debug: bool) -> dict:
+    """Links of the results page, built once here rather than in the template."""
+    url = lambda **changes: results_url(result, debug=debug, **changes)  # noqa: E731
+    chosen = result.filters
+    links = {
+        "best": url(sort=RELEVANCE),
+        "newest": url(sort=NEWEST),
+        "previous": url(page=result.page - 1),
+        "next": url(page=result.page + 1),
+        "active": [(f"tag {t}", url(tags=tuple(x for x in chosen.tags if x != t))) for t in chosen.tags]
+        + ([(f"year {chosen.year}", url(year=None))] if chosen.year else []),
+        "clear": url(tags=(), year=None),
+    }
+    if result.facets is not None:
+        links["tags"] = [(t, n, t in chosen.tags, url(tags=chosen.tags if t in chosen.tags else (*chosen.tags, t))) for t, n in result.facets.tags]
+        links["years"] = [(y, n, y == chosen.year, url(year=None if y == chosen.year else y)) for y, n in result.facets.years]
+    return links
+
+
+def _filters(request):
+    return validate_filters(request.GET.getlist("tag"), request.GET.get("year"))
+
+
 @require_GET
 def results(request):
     raw = request.GET.get("q", "")
     context = {"query": raw[: conf.get().ranking.max_query_length], "debug": debug_allowed(request)}
     try:
-        page, sort = validate_page(request.GET.get("page")), validate_sort(request.GET.get("sort"))
-        result = search(raw, page=page, use_cache=not context["debug"], sort=sort)
+        page, sort, filters = validate_page(request.GET.get("page")), validate_sort(request.GET.get("sort")), _filters(request)
+        result = search(raw, page=page, use_cache=not context["debug"], sort=sort, filters=filters, detail=True)
     except BadSearchRequest as exc:
         context["error"] = str(exc)
         return render(request, "search/results.html", context, status=400)
     except SearchUnavailable:
         return retry_later(render(request, "search/unavailable.html", context, status=503))
-    context.update(result=result, query=result.query)
+    context.update(result=result, query=result.query, links=page_links(result, debug=context["debug"]))
     context["query_id"] = insights_log.record(result, source="page")
     context["linked_hits"] = insights_log.result_links(result, context["query_id"])
     if context["debug"]:
@@ -79,8 +118,10 @@ def healthz_live(request):
 @require_GET
 def api(request):
     try:
-        page, sort = validate_page(request.GET.get("page")), validate_sort(request.GET.get("sort"))
-        result = search(request.GET.get("q", ""), page=page, sort=sort)
+        page, sort, filters = validate_page(request.GET.get("page")), validate_sort(request.GET.get("sort")), _filters(request)
+        # `?facets=1` adds the results page's extras (facets, each entry's matching comments);
+        # the instant box never asks for them.
+        result = search(request.GET.get("q", ""), page=page, sort=sort, filters=filters, detail=request.GET.get("facets") == "1")
     except BadSearchRequest as exc:
         return json_response({"error": str(exc)}, status=400)
     except SearchUnavailable:

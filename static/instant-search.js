@@ -118,10 +118,12 @@
     a.setAttribute("role", "option");
     a.setAttribute("aria-selected", "false");
     a.tabIndex = -1;  // focus stays in the input; the options are reached with the arrow keys
-    if (hit.type === "comment") {
+    // One option per post; where only a comment put the post here, say so before its title.
+    if (hit.matched === "comment") {
       var kind = document.createElement("span");
       kind.className = "kind";
-      kind.textContent = "comment on ";
+      var by = hit.comments && hit.comments.length && hit.comments[0].author;
+      kind.textContent = "comment" + (by ? " by " + by : "") + " on ";
       a.appendChild(kind);
     }
     var title = document.createElement("span");

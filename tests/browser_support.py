@@ -83,13 +83,13 @@ def page(browser):
 
 @pytest.fixture
 def site(live_server, build_index):
-    firefox = make_post("Firefox keyboard shortcuts", "Firefox has many keyboard shortcuts for tabs.")
-    make_post("Writing a Firefox extension", "An extension for the Firefox browser.")
+    firefox = make_post("Firefox keyboard shortcuts", "Firefox has many keyboard shortcuts for tabs.", tags=["browsers", "keyboard"])
+    make_post("Writing a Firefox extension", "An extension for the Firefox browser.", tags=["browsers", "extensions"])
     jekyll = make_post("A minimal Jekyll theme", "This Jekyll theme is minimal. " + "Lorem ipsum dolor sit amet. " * 80)
     for i in range(8):
         make_comment(jekyll, f"Filler comment number {i}. " + "Nice theme, thanks for sharing it. " * 6)
     comment = make_comment(jekyll, "I wired up Staticman to receive comments.")
     for i in range(14):
-        make_post(f"Browser roundup {i:02d}", "Firefox and Chrome news.", days_ago=20 + i)
+        make_post(f"Browser roundup {i:02d}", "Firefox and Chrome news.", days_ago=20 + i, tags=["news", "browsers"])
     build_index()
     return {"url": live_server.url, "firefox": firefox, "jekyll": jekyll, "comment": comment}

@@ -36,6 +36,8 @@ def test_reader_pages_have_no_axe_violations(page, site, width):
         "results with a correction": check(page, url + "/search/?q=firefix", "firefix"),
         "results newest first": check(page, url + "/search/?q=firefix&sort=new", "firefix"),
         "results with no result": check(page, url + "/search/?q=qwxzv+plokij", "qwxzv plokij"),
+        "results with comments inside an entry": check(page, url + "/search/?q=staticman+comment", "staticman comment"),
+        "results narrowed by tags": check(page, url + "/search/?q=firefox&tag=browsers&tag=news", "firefox"),
         "debug table": check(page, url + "/search/?q=firefix&debug-search", "firefix"),
         "empty search": check(page, url + "/search/", "Search"),
         "not found": check(page, url + "/no-such-page/", "Page not found"),
@@ -52,6 +54,11 @@ def test_results_pages_say_what_they_show(page, site):
     assert "0 results" in page.locator(".summary-line").inner_text()
     page.goto(site["url"] + "/search/?q=firefix&debug-search")
     assert "firefix\ttyped" in page.locator("#debug-table").inner_text()
+    page.goto(site["url"] + "/search/?q=staticman+comment")
+    assert page.locator(".comment-matches li").count() == 3 and "more comments match" in page.locator(".more-comments").inner_text()
+    page.goto(site["url"] + "/search/?q=firefox&tag=browsers&tag=news")
+    assert page.locator(".active-filters li").count() == 3  # two tags and "Clear all"
+    assert page.locator(".facets h2").all_inner_texts() == ["Tags", "Year"]
 
 
 def test_open_instant_results_have_no_axe_violations(page, site):

@@ -29,7 +29,7 @@ def test_instant_results_then_submit_shows_highlighted_corrected_results(page, s
 
 def test_comment_hit_lands_on_its_anchor(page, site):
     page.goto(site["url"] + "/search/?q=staticmann")
-    link = page.locator("li.result-comment a").first
+    link = page.locator("li.result-comment .comment-matches a").first
     link.click()
     page.wait_for_url(f"**#comment-{site['comment'].pk}")
     target = page.locator(f"#comment-{site['comment'].pk}")
@@ -248,8 +248,8 @@ def test_instant_titles_show_as_written(page, site, build_index):
     assert "Q&A about TCP/IP" in texts and "<img src=x> TCP tricks & <b>traps</b>" in texts
     assert page.locator("#instant-listbox mark").all_inner_texts() == ["TCP", "TCP"]
     assert page.locator("#instant-listbox img, #instant-listbox b").count() == 0
-    comment = open_instant(page, "diagram").first  # a comment hit: plain title, no highlight
-    assert comment.inner_text() == "comment on Q&A about TCP/IP"
+    comment = open_instant(page, "diagram").first  # a post found by its comment: plain title, no highlight
+    assert comment.inner_text() == "comment by Reader on Q&A about TCP/IP"
 
 
 # ---------------------------------------------------------------- small screens, screenshots
@@ -336,3 +336,19 @@ def test_admin_works_under_the_policy(page, live_server, admin_user):
         page.goto(live_server.url + path)
         assert page.locator("#content h1, #content h2").count() >= 1
     assert csp_violations(page) == []
+
+
+def test_facets_narrow_and_widen_without_javascript(browser, site):
+    """A tag facet is a link: the page narrows to it, names it, and a link removes it again."""
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site["url"] + "/search/?q=firefox")
+    every = page.locator("ol.results > li").count()
+    page.locator(".facets a", has_text="keyboard").click()
+    page.wait_for_url("**tag=keyboard*")
+    assert page.locator("ol.results > li").count() == 1
+    assert "tag keyboard" in page.locator(".active-filters").inner_text()
+    page.locator(".remove-filter").click()
+    page.wait_for_url(lambda url: "tag=" not in url)
+    assert page.locator("ol.results > li").count() == every
+    context.close()

@@ -85,6 +85,6 @@ def test_a_results_page_click_without_javascript_goes_through_the_redirect(brows
     assert link.get_attribute("href").startswith("/search/click?")
     link.click()
     page.wait_for_url(site["url"] + target)
-    assert "#comment-" in target and page.locator(f"#comment-{site['comment'].pk}").is_visible()
+    assert page.locator(f"#comment-{site['comment'].pk}").count() == 1  # the post of the matching comment
     context.close()
     assert SearchClick.objects.get().url == target

@@ -86,14 +86,17 @@ def test_stop_word_wrapped_query(client, corpus):
 
 
 def test_word_only_in_a_comment_finds_the_comment_under_its_post(client, corpus):
+    """One entry per post: the post, led here by its comment, which shows inside it, linked to its anchor."""
     posts, comment = corpus
     status, data = api(client, q="staticman")
     assert data["total"] == 1
     hit = data["results"][0]
-    assert hit["type"] == "comment" and hit["id"] == comment.pk and hit["post_id"] == posts["jekyll"].pk
-    assert hit["url"] == f"{posts['jekyll'].get_absolute_url()}#comment-{comment.pk}"
+    post_url = posts["jekyll"].get_absolute_url()
+    assert (hit["type"], hit["id"], hit["post_id"], hit["matched"], hit["url"]) == ("post", posts["jekyll"].pk, posts["jekyll"].pk, "comment", post_url)
+    anchor = f"{post_url}#comment-{comment.pk}"
+    assert [(c["id"], c["author"], c["url"]) for c in hit["comments"]] == [(comment.pk, "Reader", anchor)]
     html = client.get(RESULTS, {"q": "staticmann"}).content.decode()
-    assert f'href="{hit["url"]}"' in html and "comment by Reader on" in html
+    assert f'href="{anchor}"' in html and "comment by Reader" in html and "<mark>Staticman</mark>" in html
 
 
 def test_hidden_content_is_never_found(client, corpus):

@@ -10,7 +10,7 @@ from elastic_transport import ApiResponseMeta, HttpHeaders, NodeConfig
 from elastic_transport import ConnectionError as TransportConnectionError
 from elasticsearch import NotFoundError
 
-from search import conf, generation, vocabulary
+from search import conf, generation, synonyms, vocabulary
 from search.querying import plan, service
 from search.querying.executor import DeadlineExceeded, Executor
 from search.querying.service import SearchUnavailable, search
@@ -72,10 +72,11 @@ def first_answer(*titles, options=None, word="firefix", count=0):
 @pytest.fixture
 def offline(settings, monkeypatch):
     """No result cache; the word cache in local memory; the generation without PostgreSQL; no
-    dictionary (as before the first `reindex`)."""
+    dictionary (as before the first `reindex`); no synonym rule."""
     settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0, "WORD_CACHE_SECONDS": 60}
     monkeypatch.setattr(generation, "latest", lambda: 7)  # never PostgreSQL (not even the listener)
     monkeypatch.setattr(vocabulary, "current", lambda gen: None)
+    monkeypatch.setattr(synonyms, "current", lambda gen: ())
 
 
 @pytest.fixture
@@ -105,8 +106,21 @@ def test_known_words_take_one_plain_request(knowing):
     client = FakeClient(hits("Firefox tips"))
     result = search("Firefox TIPS", client=client)
     assert (result.round_trips, len(client.bodies)) == (1, 1)
-    assert "suggest" not in client.bodies[0] and "aggs" not in client.bodies[0]
+    assert "suggest" not in client.bodies[0] and set(client.bodies[0]["aggs"]) == {"entries"}  # posts counted, nothing else
     assert [a.text for a in result.alternatives] == ["Firefox TIPS"] and result.hits[0].title == "Firefox tips"
+
+
+def test_a_synonym_rule_is_one_more_alternative_of_the_same_one_request(knowing, monkeypatch):
+    from search.synonyms import parse
+
+    monkeypatch.setattr(synonyms, "current", lambda gen: (parse("zeppelin, airship"),))
+    client = FakeClient(hits("Airship tips", matched=("alt2.title.exact.phrase",)))
+    result = search("zepelin tips", client=client)
+    assert len(client.bodies) == 1
+    assert [(a.text, a.synonym_of) for a in result.alternatives] == [("zepelin tips", ""), ("zeppelin tips", ""), ("airship tips", "zeppelin tips")]
+    assert result.showing_for == "zeppelin tips"  # found through the correction's synonym: the correction is named
+    named = {c["constant_score"]["_name"] for d in client.bodies[0]["query"]["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
+    assert "alt2.title.exact.phrase" in named
 
 
 def test_numbers_short_words_and_words_past_the_suggesters_reach_need_no_suggestions(knowing):
@@ -119,7 +133,7 @@ def test_unknown_words_are_corrected_by_the_dictionary_in_one_request(knowing):
     client = FakeClient(hits("Firefox extension", matched=("alt1.title.exact.phrase",)))
     result = search("firefox extenson", client=client)
     assert (result.round_trips, len(client.bodies), result.dictionary) == (1, 1, True)
-    assert "suggest" not in client.bodies[0] and "aggs" not in client.bodies[0]
+    assert "suggest" not in client.bodies[0] and set(client.bodies[0]["aggs"]) == {"entries"}  # posts counted, nothing else
     assert [a.text for a in result.alternatives] == ["firefox extenson", "firefox extension"]
     assert result.showing_for == "firefox extension"
 
@@ -132,7 +146,7 @@ def test_a_word_the_dictionary_cannot_answer_for_is_asked_about_alone_then_searc
     assert first["size"] == 0 and "highlight" not in first and "query" not in first
     assert set(first["aggs"]["known_words"]["aggs"]["words"]["filters"]["filters"]) == {"w1"}  # not "firefox"
     assert first["suggest"]["text"] == "        extensón"  # the known word blanked, offsets kept
-    assert "suggest" not in second and "aggs" not in second
+    assert "suggest" not in second and set(second["aggs"]) == {"entries"}
     assert [a.text for a in result.alternatives] == ["firefox extensón", "firefox extension"]
     assert result.showing_for == "firefox extension" and result.round_trips == 2
 

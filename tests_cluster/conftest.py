@@ -11,7 +11,7 @@ from django.db import connection
 
 from bench.servers import free_port, start_gunicorn, stop_process_group
 from search.client import get_client
-from tests.conftest import build_index, es, fresh_process_state, search_test_prefix  # noqa: F401 - shared fixtures
+from tests.conftest import build_index, es, fresh_process_state, search_test_prefix, test_indices_never_the_sites  # noqa: F401 - shared fixtures
 from tests.helpers import TEST_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -202,3 +202,20 @@ def test_two_web_servers_share_one_cache_and_an_edit_is_seen_at_once(es, build_i
         assert a.search_titles("zeppelin") == ["Edited through server A"]
     finally:
         stop_process_group(redis_proc)
+
+
+def test_a_synonym_rule_saved_on_one_server_changes_the_next_search_on_another(es, build_index, web_server):
+    """Issue 26: a rule saved in the admin changes the next search's results within 5 s on the
+    cluster, on another web server with its own result caches (shipped settings: caches on)."""
+    make_post("Kubernetes for one", "a small cluster")
+    build_index()
+    User.objects.create_superuser("owner", "owner@example.org", "cluster-test-password")
+    a, b = Browser(web_server(DEBUG="1")), Browser(web_server(DEBUG="1"))
+    assert b.search_titles("k8s ") == []  # and now cached by B's workers
+    assert a.post_form("/admin/login/?next=/admin/", {"username": "owner", "password": "cluster-test-password"}) == 200
+    saved = time.monotonic()
+    assert a.post_form("/admin/search/synonymrule/add/", {"rule": "k8s => kubernetes", "note": ""}) == 200
+    while (titles := b.search_titles("k8s ")) != ["Kubernetes for one"] and time.monotonic() - saved < 5:
+        time.sleep(0.05)
+    assert titles == ["Kubernetes for one"], f"not seen within 5 s of the save: {titles}"
+    log.info("the rule changed B's answer %.3f s after the save was sent", time.monotonic() - saved)

@@ -16,8 +16,9 @@ before any request:
 
 from search.alternative import Alternative
 from search.conf import SearchSettings
-from search.querying import candidates
-from search.querying.query import RELEVANCE, build_query, highlight_query, search_body
+from search.querying import candidates, facets
+from search.querying.facets import Filters
+from search.querying.query import RELEVANCE, build_query, comments_body, highlight_query, search_body
 from search.querying.suggestions import (
     KNOWN_WORDS,
     alternatives,
@@ -29,7 +30,18 @@ from search.querying.suggestions import (
 )
 
 
-def _body(alts: list[Alternative], *, page: int, cfg: SearchSettings, completing: bool = False, sort: str = RELEVANCE, **extra) -> dict:
+def _body(
+    alts: list[Alternative],
+    *,
+    page: int,
+    cfg: SearchSettings,
+    completing: bool = False,
+    sort: str = RELEVANCE,
+    filters: Filters = facets.NONE,
+    detail: bool = False,
+) -> dict:
+    """One entry per post; with `detail` (the results page) the tag and year facets (its comments
+    come from comments_request()); `filters` narrow the entries."""
     ranking = cfg.ranking
     query = build_query(
         alts,
@@ -41,15 +53,25 @@ def _body(alts: list[Alternative], *, page: int, cfg: SearchSettings, completing
     )
     highlight = highlight_query(alts, completing=completing)
     serving = cfg.serving
-    return search_body(query, page=page, page_size=serving.page_size, fragment_size=serving.highlight_fragment_size, highlight=highlight, sort=sort, **extra)
+    return search_body(
+        query,
+        page=page,
+        page_size=serving.page_size,
+        fragment_size=serving.highlight_fragment_size,
+        highlight=highlight,
+        sort=sort,
+        entries=True,
+        post_filter=facets.post_filter(filters),
+        aggs=facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags),
+    )
 
 
 def typed(query: str, cfg: SearchSettings) -> list[Alternative]:
     return [Alternative(cfg.ranking.typed_score, query, typed=True)]
 
 
-def typed_request(query: str, *, page: int, cfg: SearchSettings, completing: bool = False, sort: str = RELEVANCE) -> dict:
-    return _body(typed(query, cfg), page=page, cfg=cfg, completing=completing, sort=sort)
+def typed_request(query: str, *, page: int, cfg: SearchSettings, completing: bool = False, sort: str = RELEVANCE, **shape) -> dict:
+    return _body(typed(query, cfg), page=page, cfg=cfg, completing=completing, sort=sort, **shape)
 
 
 def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
@@ -95,10 +117,19 @@ def suggest_request(query: str, unknown: list[int], *, cfg: SearchSettings) -> d
     }
 
 
-def alternatives_request(alts: list[Alternative], *, page: int, cfg: SearchSettings, completing: bool = False, sort: str = RELEVANCE) -> dict:
+def alternatives_request(alts: list[Alternative], *, page: int, cfg: SearchSettings, completing: bool = False, sort: str = RELEVANCE, **shape) -> dict:
     """The search: every alternative in the tiers; with `completing`, the last word as typed may
-    also be the start of a longer word (the reader has not typed a space after it)."""
-    return _body(alts, page=page, cfg=cfg, completing=completing, sort=sort)
+    also be the start of a longer word (the reader has not typed a space after it). `shape`:
+    _body()'s filters and detail."""
+    return _body(alts, page=page, cfg=cfg, completing=completing, sort=sort, **shape)
+
+
+def comments_request(search: dict, post_ids: list[int], *, cfg: SearchSettings) -> dict:
+    """The best matching comments of the entries of a results page (query.comments_body), for the
+    search `search` that found them."""
+    serving = cfg.serving
+    highlight = search.get("highlight", {}).get("highlight_query")
+    return comments_body(search["query"], post_ids, per_post=serving.entry_comments, fragment_size=serving.highlight_fragment_size, highlight=highlight)
 
 
 def suggestions_of(body: dict, response: dict) -> tuple[dict, dict]:

@@ -203,6 +203,30 @@ def highlight_query(alternatives: list[Alternative], *, completing: bool = False
     return {"bool": {"should": [words, started]}} if words else started
 
 
+# The aggregation of comments_body() (search/querying/reader.py reads it).
+MATCHES = "matches"
+HIGHLIGHT_TAGS = {"encoder": "html", "pre_tags": ["<mark>"], "post_tags": ["</mark>"]}
+
+
+def comments_body(query: dict, post_ids: list[int], *, per_post: int, fragment_size: int, highlight: dict | None) -> dict:
+    """The best matching comments of the posts on a results page, and how many match per post:
+    one search of the comments with the page's query, narrowed to those posts, a bucket per post.
+
+    Why a second request and not the collapse's `inner_hits`: those run the whole query once per
+    entry (ten searches a page) and took a results page from 3-6 ms to 17-26 ms of Elasticsearch
+    time; this one search costs 1-3 ms (bench/es_cost.py). The instant requests never send it."""
+    snippet = {"fragment_size": fragment_size, "number_of_fragments": 1, "no_match_size": fragment_size}
+    top = {"size": per_post, "_source": list(RESULT_FIELDS), "highlight": {**HIGHLIGHT_TAGS, "fields": {COMMENT: snippet}}}
+    if highlight:
+        top["highlight"]["highlight_query"] = highlight
+    return {
+        "size": 0,
+        "track_total_hits": False,
+        "query": {"bool": {"must": [query], "filter": [{"terms": {"post_id": post_ids}}]}},
+        "aggs": {MATCHES: {"terms": {"field": "post_id", "size": len(post_ids)}, "aggs": {"best": {"top_hits": top}}}},
+    }
+
+
 def search_body(
     query: dict,
     *,
@@ -213,9 +237,13 @@ def search_body(
     aggs: dict | None = None,
     highlight: dict | None = None,
     sort: str = RELEVANCE,
+    entries: bool = False,
+    post_filter: dict | None = None,
 ) -> dict:
     """The full request: the query, the page, highlighting (HTML-escaped by Elasticsearch, of the
-    `highlight` query when given) and suggest."""
+    `highlight` query when given) and suggest. With `entries`, one hit per post: the documents (a
+    post, its comments) collapse on `post_id`, at the rank of the best of them (nearly free:
+    bench/es_cost.py). `post_filter` narrows the hits, not `aggs` (search/querying/facets.py)."""
     snippet = {"fragment_size": fragment_size, "number_of_fragments": 1, "no_match_size": fragment_size}
     body = {
         "query": query,
@@ -225,13 +253,13 @@ def search_body(
         # Sorted by score alone: a second sort key (newest first among equal scores) made a
         # twelve-word query 4x slower, since Lucene can then no longer skip hits that cannot make
         # the page (measured with `took`, bench/hostile.py).
-        "highlight": {
-            "encoder": "html",
-            "pre_tags": ["<mark>"],
-            "post_tags": ["</mark>"],
-            "fields": {TITLE: {"number_of_fragments": 0}, **{f: snippet for f in BODIES}},
-        },
+        "highlight": {**HIGHLIGHT_TAGS, "fields": {TITLE: {"number_of_fragments": 0}, **{f: snippet for f in BODIES}}},
     }
+    if entries:
+        body["collapse"] = {"field": "post_id"}
+        body["track_total_hits"] = False  # entries are counted by facets.aggregations(), posts not documents
+    if post_filter:
+        body["post_filter"] = post_filter
     if sort == NEWEST:  # the tiers still decide what matches (and the "showing results for" line)
         # Then a stable order, so that pages neither repeat nor skip a hit (scores are constants).
         # (A post has no comment_id: `unmapped_type`, or the posts index would fail its shards.)

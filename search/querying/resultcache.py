@@ -18,10 +18,11 @@ from django.dispatch import receiver
 from search import conf, process
 from search.alternative import Alternative
 from search.breaker import Breaker
-from search.documents import Hit
+from search.documents import CommentMatch, Hit
+from search.querying.facets import Facets
 
 log = logging.getLogger(__name__)
-_VERSION = "r2"
+_VERSION = "r4"
 
 # A cache that fails (Redis down) or hangs (its socket timeout, set in settings.CACHES) is skipped
 # for a while: searches go on uncached, and only the first of them pays the timeout.
@@ -82,8 +83,23 @@ def put(query: str, page: int, generation: int, value: tuple, seconds: int) -> N
     guarded(lambda: backend().set(key(query, page, generation), value, seconds))
 
 
-# Hit's fields in order (dataclasses.astuple deep-copies every value: 0.4 ms a search).
+# Hit's fields in order (dataclasses.astuple deep-copies every value: 0.4 ms a search); its
+# nested comments are packed as tuples too (the last field but one).
 _HIT_FIELDS = tuple(f.name for f in fields(Hit))
+_COMMENTS = _HIT_FIELDS.index("comments")
+_COMMENT_FIELDS = tuple(f.name for f in fields(CommentMatch))
+
+
+def _packed_hit(h: Hit) -> tuple:
+    values = [getattr(h, name) for name in _HIT_FIELDS]
+    values[_COMMENTS] = tuple(tuple(getattr(c, name) for name in _COMMENT_FIELDS) for c in h.comments)
+    return tuple(values)
+
+
+def _hit(values: tuple) -> Hit:
+    found = Hit(*values)
+    found.comments = tuple(CommentMatch(*c) for c in found.comments)
+    return found
 
 
 def pack(result) -> tuple:
@@ -92,27 +108,29 @@ def pack(result) -> tuple:
         result.page,
         result.page_size,
         result.strategy,
-        tuple((a.score, a.text, a.typed) for a in result.alternatives),
-        tuple(tuple(getattr(h, name) for name in _HIT_FIELDS) for h in result.hits),
+        tuple((a.score, a.text, a.typed, a.synonym_of) for a in result.alternatives),
+        tuple(_packed_hit(h) for h in result.hits),
         result.total,
         result.took_ms,
         result.round_trips,
         result.showing_for,
+        None if result.facets is None else (tuple(result.facets.tags), tuple(result.facets.years)),
     )
 
 
 def unpack(value: tuple) -> dict:
     """The fields of a SearchResult, from pack()'s tuple."""
-    query, page, page_size, strategy, alts, hits, total, took, trips, showing_for = value
+    query, page, page_size, strategy, alts, hits, total, took, trips, showing_for, counts = value
     return dict(
         query=query,
         page=page,
         page_size=page_size,
         strategy=strategy,
         alternatives=[Alternative(*a) for a in alts],
-        hits=[Hit(*h) for h in hits],
+        hits=[_hit(h) for h in hits],
         total=total,
         took_ms=took,
         round_trips=trips,
         showing_for=showing_for,
+        facets=None if counts is None else Facets(tags=list(counts[0]), years=list(counts[1])),
     )

@@ -20,19 +20,20 @@ from django.conf import settings
 from django.db import DatabaseError
 from elasticsearch import ApiError, TransportError
 
-from search import conf, generation, process, vocabulary
+from search import conf, generation, process, synonyms, vocabulary
 from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import get_client
-from search.documents import Hit
-from search.querying import plan, reader, resultcache, wordcache
+from search.documents import Hit, Kind
+from search.querying import expand, facets, plan, reader, resultcache, wordcache
 from search.querying.executor import Executor
+from search.querying.facets import Facets, Filters
 from search.querying.normalize import normalize_query
 from search.querying.query import PHRASE, RELEVANCE, SORTS, boosts
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BadSearchRequest", "Hit", "SearchResult", "SearchUnavailable", "search", "validate_page", "validate_sort"]
+__all__ = ["BadSearchRequest", "Filters", "Hit", "SearchResult", "SearchUnavailable", "search", "validate_filters", "validate_page", "validate_sort"]
 
 
 class SearchUnavailable(Exception):
@@ -76,6 +77,8 @@ class SearchResult:
     completing: bool = False  # the last word may be unfinished (no space typed after it)
     dictionary: bool = False  # the process's dictionary answered for the words (search/vocabulary.py)
     sort: str = RELEVANCE  # or "new": newest first (query.SORTS)
+    filters: Filters = facets.NONE  # the tags and year the reader narrowed to
+    facets: Facets | None = None  # the counts to narrow by (the results page only)
 
     @property
     def num_pages(self) -> int:
@@ -97,6 +100,7 @@ class SearchResult:
             "showing_for": self.showing_for,
             "completing": self.completing,
             "sort": self.sort,
+            "filters": {"tags": list(self.filters.tags), "year": self.filters.year},
             "results": [
                 {
                     "type": h.type,
@@ -107,9 +111,14 @@ class SearchResult:
                     "score": h.score,
                     "highlight": h.snippet_html,
                     "title_highlight": h.title_html,
+                    "pub_date": h.pub_date,
+                    "matched": h.matched,
+                    "comments": [{"id": c.id, "author": c.author, "url": c.url, "highlight": c.snippet_html} for c in h.comments],
+                    "more_comments": h.more_comments,
                 }
                 for h in self.hits
             ],
+            **({"facets": {"tags": self.facets.tags, "years": self.facets.years}} if self.facets is not None else {}),
         }
 
 
@@ -123,6 +132,22 @@ def validate_page(raw) -> int:
     if not 1 <= page <= conf.get().serving.max_page:
         raise BadSearchRequest(f"page must be between 1 and {conf.get().serving.max_page}")
     return page
+
+
+def validate_filters(tags: list[str], year) -> Filters:
+    """The tags (`?tag=`, repeatable: all must hold) and year (`?year=`) a reader narrowed to."""
+    cleaned = tuple(dict.fromkeys(t.strip() for t in tags if t and t.strip()))
+    limit = conf.get().serving.max_filter_tags
+    if len(cleaned) > limit:
+        raise BadSearchRequest(f"at most {limit} tags at once")
+    if any(len(t) > 100 for t in cleaned):
+        raise BadSearchRequest("a tag is at most 100 characters")
+    if year in (None, ""):
+        return Filters(tags=cleaned)
+    text = str(year).strip()
+    if not (text.isascii() and text.isdigit() and len(text) == 4 and text != "0000"):
+        raise BadSearchRequest("year must be a four-digit year")
+    return Filters(tags=cleaned, year=int(text))
 
 
 def validate_sort(raw) -> str:
@@ -145,15 +170,20 @@ def unfinished(raw_query: str) -> bool:
     return bool(raw_query) and not raw_query[-1].isspace()
 
 
-def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None, sort: str = RELEVANCE) -> SearchResult:
-    """Search posts and comments for a reader's query (`sort`: query.SORTS). Raises SearchUnavailable."""
+def search(
+    raw_query: str, *, page: int = 1, use_cache: bool = True, client=None, sort: str = RELEVANCE, filters: Filters = facets.NONE, detail: bool = False
+) -> SearchResult:
+    """Search posts and comments for a reader's query: one entry per post, in `sort` order
+    (query.SORTS), narrowed by `filters`. With `detail` (the results page) each entry carries its
+    best matching comments, and the result the tag and year facets. Raises SearchUnavailable."""
     started = time.perf_counter()
     cfg = conf.get()
     query = normalize(raw_query)
-    result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=unfinished(raw_query), sort=sort)
+    result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=unfinished(raw_query), sort=sort, filters=filters)
     if not query:
         return result
-    cache_key = (query if result.completing else f"{query} ") + ("" if sort == RELEVANCE else f"\x00{sort}")
+    shape = ("" if sort == RELEVANCE else f"\x00{sort}") + (f"\x00f{filters.key()}" if filters else "") + ("\x00detail" if detail else "")
+    cache_key = (query if result.completing else f"{query} ") + shape
     # The caches key their entries by the index generation, and the dictionary of the index's
     # words is reloaded when it moves. Without PostgreSQL the search still answers, uncached.
     gen = _generation()
@@ -161,17 +191,12 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
     if use_cache:
         cached = resultcache.get(cache_key, page, gen)
         if cached is not None:
-            found = SearchResult(**resultcache.unpack(cached), cached=True, completing=result.completing, sort=sort)
-            found.query = query  # the reader's own casing, not the first reader's (the key is lowercased)
-            found.alternatives[0] = Alternative(found.alternatives[0].score, query, typed=True)
-            found.boosts = boosts(found.alternatives, tiers=cfg.ranking.tiers)
-            found.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
-            return found
+            return _cached(cached, result, started)
     if not breaker.allows():
         raise SearchUnavailable("Elasticsearch failed moments ago; not retrying yet")
     executor = Executor(client or get_client(), deadline_seconds=cfg.serving.deadline_seconds, timeout_seconds=settings.ELASTICSEARCH["TIMEOUT"])
     try:
-        _run(result, executor, gen)
+        _run(result, executor, gen, detail=detail)
     except TransportError as exc:  # connection refused, timeout, the deadline passed (after failover)
         breaker.record(False)
         log.warning("search unavailable: %s", exc)
@@ -193,6 +218,16 @@ def search(raw_query: str, *, page: int = 1, use_cache: bool = True, client=None
     return result
 
 
+def _cached(value: tuple, asked: SearchResult, started: float) -> SearchResult:
+    """A cached answer as the result of this request (`asked`: its query, order and filters)."""
+    found = SearchResult(**resultcache.unpack(value), cached=True, completing=asked.completing, sort=asked.sort, filters=asked.filters)
+    found.query = asked.query  # the reader's own casing, not the first reader's (the key is lowercased)
+    found.alternatives[0] = Alternative(found.alternatives[0].score, asked.query, typed=True)
+    found.boosts = boosts(found.alternatives, tiers=conf.get().ranking.tiers)
+    found.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
+    return found
+
+
 def _generation() -> int | None:
     """The index generation, or None (no caching) when PostgreSQL cannot say."""
     try:
@@ -202,7 +237,7 @@ def _generation() -> int | None:
         return None
 
 
-def _run(result: SearchResult, executor: Executor, gen: int | None) -> None:
+def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: bool = False) -> None:
     """One path for every query: words the dictionary knows are never asked about; the others get
     their candidates from the dictionary (no request), or, for a word it cannot answer for or while
     none is loaded, from the suggesters in one small request; then the query is searched once,
@@ -224,8 +259,17 @@ def _run(result: SearchResult, executor: Executor, gen: int | None) -> None:
         result.alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing, last_present=last_present)
     else:  # nothing can be corrected
         result.alternatives = plan.typed(query, cfg)
-    body = plan.alternatives_request(result.alternatives, page=result.page, cfg=cfg, completing=result.completing, sort=result.sort)
+    ranking = cfg.ranking
+    result.alternatives = expand.with_synonyms(
+        result.alternatives, synonyms.current(gen), limit=ranking.synonym_alternatives, factor=ranking.synonym_score_factor
+    )
+    body = plan.alternatives_request(
+        result.alternatives, page=result.page, cfg=cfg, completing=result.completing, sort=result.sort, filters=result.filters, detail=detail
+    )
     _read(result, executor.search(body))
+    if detail and result.hits and cfg.serving.entry_comments:
+        request = plan.comments_request(body, [h.post_id for h in result.hits], cfg=cfg)
+        reader.with_comments(result.hits, executor.search(request, kinds=(Kind.COMMENTS,)))
 
 
 def _suggestions(result: SearchResult, executor: Executor, gen: int | None, *, only: list[int]) -> tuple[dict, dict]:
@@ -246,3 +290,4 @@ def _suggestions(result: SearchResult, executor: Executor, gen: int | None, *, o
 def _read(result: SearchResult, response: dict) -> None:
     result.boosts = boosts(result.alternatives, tiers=conf.get().ranking.tiers)
     result.hits, result.total, result.strategy, result.showing_for = reader.read(response, result.alternatives, by_date=result.sort != RELEVANCE)
+    result.facets = facets.read(response.get("aggregations", {}), result.filters)

@@ -1,0 +1,49 @@
+"""The blog's synonym rules as alternatives of a query (pure; search/synonyms.py parses and loads them).
+
+Every alternative (what was typed, each correction) holding a side of a rule as whole words gets a
+rewrite with that side replaced by each of its targets: `js tips` -> `javascript tips`. The
+rewrites join the alternatives **after** all the others, scored below the one they rewrote
+(serving factor SYNONYM_SCORE_FACTOR), so in every tier of the query (search/querying/query.py)
+they weigh less than what was typed and than its corrections: "js" still puts posts with "js" in
+the title first, and a post with "javascript" in its title comes before one with "js" only in a
+comment (a higher tier beats a higher weight, as for corrections).
+"""
+
+import re
+
+from search.alternative import Alternative
+from search.synonyms import Rule
+
+_WORD = re.compile(r"[^\W_]+(?:['.+#-][^\W_]+)*[+#]*", re.UNICODE)
+
+
+def rewrites(text: str, rules: tuple[Rule, ...]) -> list[str]:
+    """Each single rewrite of `text` by a rule (one occurrence of one side replaced at a time)."""
+    spans = [(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
+    words = [w for _, _, w in spans]
+    out: list[str] = []
+    for rule in rules:
+        for side in rule.sides:
+            n = len(side)
+            for i in range(len(words) - n + 1):
+                if tuple(words[i : i + n]) != side:
+                    continue
+                for target in rule.targets(side):
+                    out.append(text[: spans[i][0]] + " ".join(target) + text[spans[i + n - 1][1] :])
+    return list(dict.fromkeys(out))
+
+
+def with_synonyms(alternatives: list[Alternative], rules: tuple[Rule, ...], *, limit: int, factor: float) -> list[Alternative]:
+    """The alternatives, then at most `limit` synonym rewrites of them, best source first."""
+    if not rules or not limit:
+        return alternatives
+    seen = {a.text.lower() for a in alternatives}
+    added: list[Alternative] = []
+    for alt in alternatives:
+        for text in rewrites(alt.text, rules):
+            if len(added) >= limit:
+                return [*alternatives, *added]
+            if text.lower() not in seen:
+                seen.add(text.lower())
+                added.append(Alternative(round(alt.score * factor, 4), text, synonym_of=alt.text))
+    return [*alternatives, *added]

@@ -1,0 +1,99 @@
+"""Narrowing a query by tag and year, and the counts a reader chooses from (pure; plain dicts).
+
+Entries are posts (one per post, search/querying/query.py's collapse), so every count here counts
+posts: a `cardinality` of `post_id` over the matching documents, where a post found only by its
+comments counts too (comments' documents copy their post's tags and date, search/documents.py).
+
+The reader's filters apply as a `post_filter`, after the aggregations: a facet's counts are those
+of the query narrowed by the *other* facet (the years of the chosen tags, the tags of the chosen
+year and the chosen tags), so choosing a year leaves the other years in view. Several tags must
+all hold (each narrows further), a year is one of them at a time.
+"""
+
+from dataclasses import dataclass
+
+# The one name of each aggregation in a request, read back by read() below.
+ENTRIES, TAGS, YEARS, COUNT, BUCKETS = "entries", "tags", "years", "posts", "values"
+
+
+@dataclass(frozen=True)
+class Filters:
+    tags: tuple[str, ...] = ()
+    year: int | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.tags or self.year)
+
+    def key(self) -> str:
+        """Part of the result cache's key: the same filters in any order are one entry."""
+        return "\x00".join(sorted(set(self.tags))) + f"\x00{self.year or ''}" if self else ""
+
+
+NONE = Filters()
+
+
+@dataclass
+class Facets:
+    tags: list[tuple[str, int]]  # the most common tags among the matching posts, with their counts
+    years: list[tuple[int, int]]  # every year with a matching post, newest first
+
+
+def _tag_clauses(filters: Filters) -> list[dict]:
+    return [{"term": {"tags": tag}} for tag in dict.fromkeys(filters.tags)]
+
+
+def _year_clauses(filters: Filters) -> list[dict]:
+    if not filters.year:
+        return []
+    return [{"range": {"pub_date": {"gte": f"{filters.year:04d}-01-01", "lt": f"{filters.year + 1:04d}-01-01"}}}]
+
+
+def _all_of(clauses: list[dict]) -> dict:
+    return {"bool": {"filter": clauses}} if clauses else {"match_all": {}}
+
+
+def post_filter(filters: Filters) -> dict | None:
+    """What narrows the hits (not the counts): every chosen tag and the year."""
+    clauses = _tag_clauses(filters) + _year_clauses(filters)
+    return _all_of(clauses) if clauses else None
+
+
+def _posts() -> dict:
+    return {"cardinality": {"field": "post_id"}}
+
+
+def aggregations(filters: Filters, *, facets: bool, top_tags: int) -> dict:
+    """The number of matching posts (always: pages count posts), and with `facets` the tag and
+    year counts (the results page only; never the instant requests)."""
+    aggs = {ENTRIES: {"filter": _all_of(_tag_clauses(filters) + _year_clauses(filters)), "aggs": {COUNT: _posts()}}}
+    if facets:
+        aggs[TAGS] = {
+            "filter": _all_of(_tag_clauses(filters) + _year_clauses(filters)),
+            # The top tags by matching documents, then counted in posts for those only
+            # (breadth_first): ordering by the posts' count computed it for every tag, and made
+            # the facets cost twice as much (bench/es_cost.py-style `took`, queries of the corpus).
+            "aggs": {BUCKETS: {"terms": {"field": "tags", "size": top_tags, "collect_mode": "breadth_first"}, "aggs": {COUNT: _posts()}}},
+        }
+        by_year = {"field": "pub_date", "calendar_interval": "year", "format": "yyyy", "min_doc_count": 1}
+        aggs[YEARS] = {"filter": _all_of(_tag_clauses(filters)), "aggs": {BUCKETS: {"date_histogram": by_year, "aggs": {COUNT: _posts()}}}}
+    return aggs
+
+
+def total(aggs: dict) -> int | None:
+    """Matching posts, or None when the answer has no count (then the caller counts documents)."""
+    found = aggs.get(ENTRIES, {}).get(COUNT)
+    return int(found["value"]) if found else None
+
+
+def read(aggs: dict, filters: Filters) -> Facets | None:
+    """The facets of an answer (None when they were not asked for). A chosen tag or year stays
+    listed even when no post of the narrowed query holds it, so it can always be removed."""
+    if TAGS not in aggs:
+        return None
+    tags = sorted(((b["key"], int(b[COUNT]["value"])) for b in aggs[TAGS][BUCKETS]["buckets"]), key=lambda t: (-t[1], t[0]))
+    years = sorted(((int(b["key_as_string"]), int(b[COUNT]["value"])) for b in aggs[YEARS][BUCKETS]["buckets"]), reverse=True)
+    shown = {t for t, _ in tags}
+    tags += [(t, 0) for t in dict.fromkeys(filters.tags) if t not in shown]
+    if filters.year and filters.year not in {y for y, _ in years}:
+        years = sorted([*years, (filters.year, 0)], reverse=True)
+    return Facets(tags=tags, years=years)

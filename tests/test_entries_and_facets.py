@@ -1,0 +1,122 @@
+"""One entry per post, its matching comments, and the facets: request bodies and answers as plain
+dicts (no services)."""
+
+import pytest
+
+from search.documents import CommentMatch, Hit
+from search.querying import facets, reader, resultcache
+from search.querying.facets import Facets, Filters
+from search.querying.query import MATCHES, comments_body, search_body
+from search.querying.service import BadSearchRequest, SearchResult, validate_filters
+
+
+def raw(doc_type, post_id, *, comment_id=None, score=1.0, title="T", highlight=None, names=()):
+    src = {"doc_type": doc_type, "post_id": post_id, "url": f"/p/{post_id}/" + (f"#comment-{comment_id}" if comment_id else ""), "pub_date": "2020-01-01"}
+    if doc_type == "comment":
+        src.update(comment_id=comment_id, post_title=title, author="Ann")
+    else:
+        src["title"] = title
+    return {"_source": src, "_score": score, "highlight": highlight or {}, "matched_queries": list(names)}
+
+
+def test_entries_collapse_on_the_post_and_the_filters_narrow_only_the_hits():
+    chosen = Filters(tags=("python", "django"), year=2010)
+    body = search_body({"match_all": {}}, page=2, page_size=10, fragment_size=160, entries=True, post_filter=facets.post_filter(chosen))
+    assert body["collapse"] == {"field": "post_id"}
+    assert body["from"] == 10  # pages count entries (posts)
+    assert body["post_filter"] == {
+        "bool": {
+            "filter": [
+                {"term": {"tags": "python"}},
+                {"term": {"tags": "django"}},
+                {"range": {"pub_date": {"gte": "2010-01-01", "lt": "2011-01-01"}}},
+            ]
+        }
+    }
+    assert facets.post_filter(facets.NONE) is None
+
+
+def test_each_facet_counts_posts_under_the_other_filters():
+    aggs = facets.aggregations(Filters(tags=("python",), year=2010), facets=True, top_tags=10)
+    posts = {"cardinality": {"field": "post_id"}}
+    tag, year = {"term": {"tags": "python"}}, {"range": {"pub_date": {"gte": "2010-01-01", "lt": "2011-01-01"}}}
+    assert aggs["entries"] == {"filter": {"bool": {"filter": [tag, year]}}, "aggs": {"posts": posts}}
+    assert aggs["tags"]["filter"] == {"bool": {"filter": [tag, year]}}  # a further tag narrows further
+    assert aggs["tags"]["aggs"]["values"]["terms"] == {"field": "tags", "size": 10, "collect_mode": "breadth_first"}
+    assert aggs["tags"]["aggs"]["values"]["aggs"] == {"posts": posts}
+    assert aggs["years"]["filter"] == {"bool": {"filter": [tag]}}  # the other years stay in view
+    # The instant requests count posts, never facets.
+    assert set(facets.aggregations(facets.NONE, facets=False, top_tags=10)) == {"entries"}
+    assert facets.aggregations(facets.NONE, facets=False, top_tags=10)["entries"]["filter"] == {"match_all": {}}
+
+
+def test_facets_read_counts_and_keep_a_chosen_value_removable():
+    aggs = {
+        "entries": {"posts": {"value": 7}},
+        "tags": {"values": {"buckets": [{"key": "web", "doc_count": 12, "posts": {"value": 2}}, {"key": "python", "doc_count": 9, "posts": {"value": 7}}]}},
+        "years": {"values": {"buckets": [{"key_as_string": "2009", "posts": {"value": 2}}, {"key_as_string": "2011", "posts": {"value": 5}}]}},
+    }
+    found = facets.read(aggs, Filters(tags=("python", "gone"), year=2010))
+    assert found.tags == [("python", 7), ("web", 2), ("gone", 0)]  # by posts (the top ones by documents)
+    assert found.years == [(2011, 5), (2010, 0), (2009, 2)]  # newest first, the chosen year kept
+    assert facets.total(aggs) == 7
+    assert facets.read({"entries": {"posts": {"value": 1}}}, facets.NONE) is None
+
+
+def test_an_entry_led_by_a_comment_names_and_links_its_post():
+    hit = reader.entry(raw("comment", 5, comment_id=9, title="Post five", highlight={"comment": ["a <mark>match</mark>"]}, names=["alt0.body.exact.phrase"]))
+    assert (hit.type, hit.id, hit.post_id, hit.title, hit.url, hit.matched) == ("post", 5, 5, "Post five", "/p/5/", "comment")
+    assert hit.comments == (CommentMatch(id=9, author="Ann", url="/p/5/#comment-9", snippet_html="a <mark>match</mark>"),)
+    assert hit.tier == "body.exact.phrase"
+    post = reader.entry(raw("post", 6, title="Post six"))
+    assert (post.type, post.id, post.matched, post.comments) == ("post", 6, "post", ())
+
+
+def test_the_comments_request_and_its_answer():
+    query = {"bool": {"should": [{"match": {"comment": "x"}}]}}
+    body = comments_body(query, [5, 6], per_post=3, fragment_size=100, highlight={"match": {"comment": "x"}})
+    assert body["size"] == 0
+    assert body["query"] == {"bool": {"must": [query], "filter": [{"terms": {"post_id": [5, 6]}}]}}
+    terms = body["aggs"][MATCHES]
+    assert terms["terms"] == {"field": "post_id", "size": 2}
+    assert terms["aggs"]["best"]["top_hits"]["size"] == 3
+    assert terms["aggs"]["best"]["top_hits"]["highlight"]["highlight_query"] == {"match": {"comment": "x"}}
+
+    entries = [reader.entry(raw("post", 5)), reader.entry(raw("comment", 6, comment_id=1)), reader.entry(raw("post", 7))]
+    answer = {
+        "aggregations": {
+            MATCHES: {
+                "buckets": [
+                    {"key": 5, "doc_count": 5, "best": {"hits": {"hits": [raw("comment", 5, comment_id=c) for c in (3, 4, 8)]}}},
+                    {"key": 6, "doc_count": 1, "best": {"hits": {"hits": [raw("comment", 6, comment_id=1)]}}},
+                ]
+            }
+        }
+    }
+    reader.with_comments(entries, answer)
+    assert [c.id for c in entries[0].comments] == [3, 4, 8] and entries[0].more_comments == 2
+    assert [c.id for c in entries[1].comments] == [1] and entries[1].more_comments == 0
+    assert entries[2].comments == () and entries[2].more_comments == 0
+
+
+def test_pages_and_facets_survive_the_result_cache():
+    hit = Hit("post", 5, 5, "T", "/p/5/", 1.0, "", "", matched="comment", comments=(CommentMatch(9, "Ann", "/p/5/#comment-9", "s"),), more_comments=4)
+    result = SearchResult(query="q", page=1, page_size=10, hits=[hit], total=1, facets=Facets(tags=[("python", 3)], years=[(2020, 1)]))
+    back = resultcache.unpack(resultcache.pack(result))
+    assert back["hits"] == [hit]
+    assert back["facets"] == result.facets
+
+
+@pytest.mark.parametrize(
+    ("tags", "year", "message"),
+    [(["a", "b", "c", "d", "e", "f"], None, "at most 5 tags"), (["x" * 101], None, "100 characters"), ([], "99", "four-digit"), ([], "２０１０", "four-digit")],
+)
+def test_bad_filters_are_refused_with_a_reason(tags, year, message):
+    with pytest.raises(BadSearchRequest, match=message):
+        validate_filters(tags, year)
+
+
+def test_filters_are_cleaned_and_keyed_in_any_order():
+    assert validate_filters([" python ", "python", "", "web"], "2010") == Filters(tags=("python", "web"), year=2010)
+    assert Filters(tags=("a", "b")).key() == Filters(tags=("b", "a")).key() != Filters(tags=("a",)).key()
+    assert facets.NONE.key() == "" and not facets.NONE

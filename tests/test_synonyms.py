@@ -1,0 +1,129 @@
+"""The blog's own synonym rules: parsing, the alternatives they add (pure), and the admin to the
+next search against the real services."""
+
+import pytest
+from django.urls import reverse
+
+from search.alternative import Alternative
+from search.models import SynonymRule
+from search.querying import reader
+from search.querying.expand import rewrites, with_synonyms
+from search.synonyms import parse
+from tests.factories import make_comment, make_post
+
+# ---------------------------------------------------------------- pure
+
+
+@pytest.mark.parametrize(
+    ("text", "sides", "explicit", "canonical"),
+    [
+        ("js, javascript", (("js",), ("javascript",)), False, "js, javascript"),
+        ("K8s =>  Kubernetes", (("k8s",), ("kubernetes",)), True, "k8s => kubernetes"),
+        ("ml, machine learning, ML", (("ml",), ("machine", "learning")), False, "ml, machine learning"),
+        ("c#, csharp", (("c#",), ("csharp",)), False, "c#, csharp"),
+    ],
+)
+def test_rules_parse_to_lowercase_words(text, sides, explicit, canonical):
+    rule = parse(text)
+    assert (rule.sides, rule.explicit, rule.text) == (sides, explicit, canonical)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("js", "two different terms"),
+        ("js, JS", "two different terms"),
+        ("a => b => c", "one =>"),
+        ("a => b, c", "one term after"),
+        (", => x", "nothing before"),
+        ("!!, js", "no word"),
+    ],
+)
+def test_bad_rules_say_what_is_wrong(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse(text)
+
+
+def test_rewrites_replace_whole_words_each_way_an_explicit_rule_one_way():
+    rules = (parse("js, javascript"), parse("k8s => kubernetes"), parse("ml, machine learning"))
+    assert rewrites("JS tips", rules) == ["javascript tips"]
+    assert rewrites("javascript tips", rules) == ["js tips"]
+    assert rewrites("jsx tips", rules) == []  # whole words only
+    assert rewrites("k8s on kubernetes", rules) == ["kubernetes on kubernetes"]  # never back to k8s
+    assert rewrites("machine learning basics", rules) == ["ml basics"]
+    assert rewrites("ml and js", rules) == ["ml and javascript", "machine learning and js"]  # one at a time
+
+
+def test_rewrites_come_after_every_alternative_and_score_below_their_source():
+    alts = [Alternative(1.1, "js tuts", typed=True), Alternative(0.9, "js tests")]
+    out = with_synonyms(alts, (parse("js, javascript"),), limit=3, factor=0.8)
+    assert out == [*alts, Alternative(0.88, "javascript tuts", synonym_of="js tuts"), Alternative(0.72, "javascript tests", synonym_of="js tests")]
+    assert with_synonyms(alts, (parse("js, javascript"),), limit=1, factor=0.8)[2:] == [Alternative(0.88, "javascript tuts", synonym_of="js tuts")]
+    assert with_synonyms(alts, (), limit=3, factor=0.8) == alts
+
+
+def test_a_synonym_is_never_shown_as_a_correction():
+    alts = [
+        Alternative(1.1, "js", typed=True),
+        Alternative(0.9, "jsx"),
+        Alternative(0.88, "javascript", synonym_of="js"),
+        Alternative(0.7, "react", synonym_of="jsx"),
+    ]
+
+    def answer(alt):
+        return {
+            "hits": {"hits": [{"_source": {"doc_type": "post", "post_id": 1}, "matched_queries": [f"alt{alt}.title.exact.phrase"]}]},
+            "aggregations": {"entries": {"posts": {"value": 1}}},
+        }
+
+    assert reader.read(answer(2), alts)[3] == ""  # found through the synonym of what was typed
+    assert reader.read(answer(3), alts)[3] == "jsx"  # through a synonym of a correction: the correction
+
+
+# ---------------------------------------------------------------- through the admin and the search
+
+
+@pytest.fixture
+def blog(build_index):
+    posts = {
+        "js_title": make_post("Fast js bundles", "Bundling scripts."),
+        "js_title_2": make_post("Learning js the hard way", "Notes."),
+        "javascript_title": make_post("JavaScript closures explained", "Scopes and functions."),
+        "js_comment": make_post("Weekend notes", "Nothing about code."),
+        "kubernetes": make_post("Kubernetes on a laptop", "A small cluster."),
+    }
+    make_comment(posts["js_comment"], "I wrote some js for this.")
+    build_index()
+    return posts
+
+
+def api(client, q):
+    return client.get(reverse("search:api"), {"q": q}).json()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rule_saved_in_the_admin_changes_the_next_search(admin_client, client, blog):
+    before = [r["post_id"] for r in api(client, "js ")["results"]]
+    assert blog["javascript_title"].pk not in before
+    response = admin_client.post(reverse("admin:search_synonymrule_add"), {"rule": "JS,  javascript", "note": "the blog's usage"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert SynonymRule.objects.get().rule == "js, javascript"  # stored as parsed
+    data = api(client, "js ")  # the cached answer of the old rules is never served
+    ids = [r["post_id"] for r in data["results"]]
+    # What was typed first: "js" in a title, then the synonym in a title, then "js" in a comment.
+    assert set(ids[:2]) == {blog["js_title"].pk, blog["js_title_2"].pk}
+    assert ids[2] == blog["javascript_title"].pk and blog["js_comment"].pk in ids[3:]
+    assert data["showing_for"] == "" and ["0.88", "javascript"] in [[f"{s:.2f}", t] for s, t in data["search_terms"]]
+    html = client.get(reverse("search:results"), {"q": "js"}).content.decode()
+    assert "<mark>JavaScript</mark>" in html and "Showing results for" not in html
+    admin_client.post(reverse("admin:search_synonymrule_delete", args=[SynonymRule.objects.get().pk]), {"post": "yes"})
+    assert [r["post_id"] for r in api(client, "js ")["results"]] == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_explicit_rule_rewrites_one_way_and_a_bad_rule_is_refused(admin_client, client, blog):
+    response = admin_client.post(reverse("admin:search_synonymrule_add"), {"rule": "k8s => kubernetes => kube"})
+    assert response.status_code == 200 and "one =&gt; at most" in response.content.decode()
+    admin_client.post(reverse("admin:search_synonymrule_add"), {"rule": "k8s => kubernetes"})
+    assert [r["post_id"] for r in api(client, "k8s laptop")["results"]][:1] == [blog["kubernetes"].pk]
+    assert blog["kubernetes"].pk not in [r["post_id"] for r in api(client, "weekend")["results"]]
