@@ -65,7 +65,7 @@ def test_indices_never_the_sites():
 
 
 @pytest.fixture(scope="session")
-def search_test_prefix():
+def search_test_prefix(test_indices_never_the_sites):
     assert conf.get().index.prefix == TEST_PREFIX, "the test prefix was lost (tests/conftest.py)"
     client = get_client()
     if not client.ping():
