@@ -287,6 +287,10 @@ def main():
     # would be answered from Elasticsearch's request cache (bench/escache.py).
     for url in {os.environ.get("ELASTICSEARCH_URL", "http://127.0.0.1:9200"), args.cluster_url} - {None}:
         clear_request_cache(url)
+    if any(prefix == "/search/" for _label, _server, prefix, _kind in candidates):
+        # The results page renders `{% static %}` links, which with DEBUG off read the manifest of
+        # the collected files, as the Docker image's build step makes it (without it: HTTP 500).
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=server_env(extra={}), check=True)
     base_port = int(args.ports.split(",")[0])
     ports = {name: base_port + i for i, name in enumerate(server_envs)}
     procs, redis = {}, None
