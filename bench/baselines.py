@@ -24,13 +24,13 @@ def _fields(exact: bool) -> list[str]:
     return [f"{names[0]}^{conf.get().ranking.title_boost:g}", *names[1:]]
 
 
-def _multi_match_response(query: str, *, size: int, fuzzy: bool, highlight: bool, client=None, exact: bool = False) -> dict:
+def _multi_match_response(query: str, *, size: int, fuzzy: bool, highlight: bool, client=None, exact: bool = False, snippets: bool = True) -> dict:
     clause = {"query": query, "fields": _fields(exact)}
     if fuzzy:
         clause["fuzziness"] = "AUTO"
     query_ = {"bool": {"must": {"multi_match": clause}, "filter": [{"range": {"pub_date": {"lte": "now/m"}}}]}}
     # The same body as our search (highlighting included), so the load test compares like with like.
-    body = search_body(query_, page=1, page_size=size, fragment_size=conf.get().serving.highlight_fragment_size)
+    body = search_body(query_, page=1, page_size=size, fragment_size=conf.get().serving.highlight_fragment_size, snippets=snippets)
     if not highlight:
         del body["highlight"]
     return (client or get_client()).search(index=f"{alias_name('posts')},{alias_name('comments')}", **body).body
@@ -59,11 +59,11 @@ def bool_prefix(query: str, *, size: int = 10, fuzzy: bool = False, client=None)
     return ids, response["hits"]["total"]["value"]
 
 
-def multi_match_hits(query: str, *, size: int = 10, fuzzy: bool = False) -> tuple[list[dict], int]:
-    """Result rows like our API's, for the baseline view."""
+def multi_match_hits(query: str, *, size: int = 10, fuzzy: bool = False, snippets: bool = True) -> tuple[list[dict], int]:
+    """Result rows like our API's, for the baseline view (titles only highlighted without `snippets`, as ours)."""
     if not query:
         return [], 0
-    response = _multi_match_response(query, size=size, fuzzy=fuzzy, highlight=True)
+    response = _multi_match_response(query, size=size, fuzzy=fuzzy, highlight=True, snippets=snippets)
     hits = []
     for h in response["hits"]["hits"]:
         src, hl = h["_source"], h.get("highlight", {})

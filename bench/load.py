@@ -51,8 +51,11 @@ CANDIDATES = [
     ("this search, misspelled", "shipped", "/api/search/", "misspelled"),
     ("multi_match, correctly spelled", "shipped", "/api/baseline/multi_match/", "correct"),
     ("this search, correctly spelled", "shipped", "/api/search/", "correct"),
-    ("multi_match, keystroke", "shipped", "/api/baseline/multi_match/", "keystroke"),
-    ("this search, keystroke", "shipped", "/api/search/", "keystroke"),
+    # As the instant box asks (titles only highlighted, `snippets=0`, both sides), then with snippets.
+    ("multi_match, keystroke", "shipped", "/api/baseline/multi_match/?snippets=0", "keystroke"),
+    ("this search, keystroke", "shipped", "/api/search/?snippets=0", "keystroke"),
+    ("multi_match, keystroke, with snippets", "shipped", "/api/baseline/multi_match/", "keystroke"),
+    ("this search, keystroke, with snippets", "shipped", "/api/search/", "keystroke"),
     ("PostgreSQL FTS, correctly spelled", "shipped", "/api/baseline/postgres/", "correct"),
     ("results page with facets, correctly spelled", "shipped", "/search/", "correct"),
     ("results page without facets, correctly spelled", "nofacets", "/search/", "correct"),
@@ -68,6 +71,14 @@ TARGETS = [
     ("correctly spelled: p50 vs multi_match", "this search, correctly spelled", "multi_match, correctly spelled", "p50", 1.5, "<="),
     ("misspelled: p50 vs multi_match", "this search, misspelled", "multi_match, misspelled", "p50", 2.0, "<="),
     ("keystroke: p50 vs multi_match", "this search, keystroke", "multi_match, keystroke", "p50", 2.0, "<="),
+    (
+        "keystroke with snippets: p50 vs multi_match with snippets",
+        "this search, keystroke, with snippets",
+        "multi_match, keystroke, with snippets",
+        "p50",
+        2.0,
+        "<=",
+    ),
     ("misspelled: p50 vs fuzziness AUTO", "this search, misspelled", "fuzziness AUTO, misspelled", "p50", 0.35, "<="),
     ("one cached query: requests/s vs hello-world", CACHED, HELLO, "rps", 0.6, ">="),
     *(
@@ -181,7 +192,8 @@ def quiesce(urls: list[str], *, limit: float = 15.0) -> None:
 
 
 def write_paths(path: Path, prefix: str, queries: list[str]) -> Path:
-    path.write_text("".join(f"{prefix}?{urlencode({'q': q})}\n" for q in queries))
+    joiner = "&" if "?" in prefix else "?"
+    path.write_text("".join(f"{prefix}{joiner}{urlencode({'q': q})}\n" for q in queries))
     return path
 
 

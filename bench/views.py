@@ -20,7 +20,7 @@ def hello(request):
 def baseline(request, name: str):
     query = normalize(request.GET.get("q", ""))
     if name in ("multi_match", "fuzzy"):
-        hits, total = baselines.multi_match_hits(query, fuzzy=name == "fuzzy")
+        hits, total = baselines.multi_match_hits(query, fuzzy=name == "fuzzy", snippets=request.GET.get("snippets") != "0")
     elif name == "postgres":
         hits, total = baselines.postgres_hits(query)
     else:

@@ -120,8 +120,9 @@ def api(request):
     try:
         page, sort, filters = validate_page(request.GET.get("page")), validate_sort(request.GET.get("sort")), _filters(request)
         # `?facets=1` adds the results page's extras (facets, each entry's matching comments);
-        # the instant box never asks for them.
-        result = search(request.GET.get("q", ""), page=page, sort=sort, filters=filters, detail=request.GET.get("facets") == "1")
+        # the instant box never asks for them, and asks for no body snippets (`snippets=0`).
+        detail, snippets = request.GET.get("facets") == "1", request.GET.get("snippets") != "0"
+        result = search(request.GET.get("q", ""), page=page, sort=sort, filters=filters, detail=detail, snippets=snippets)
     except BadSearchRequest as exc:
         return json_response({"error": str(exc)}, status=400)
     except SearchUnavailable:

@@ -260,3 +260,14 @@ def test_an_unknown_sort_is_a_400(client, corpus, sort):
     status, data = api(client, q="firefox", sort=sort)
     assert status == 400 and "sort" in data["error"]
     assert client.get(RESULTS, {"q": "firefox", "sort": sort}).status_code == 400
+
+
+def test_the_instant_box_asks_for_titles_only(client, corpus):
+    """`snippets=0` (what static/instant-search.js sends): titles highlighted, no body snippet,
+    cached apart from the full answer."""
+    status, titles_only = api(client, q="firefox", snippets="0")
+    status, full = api(client, q="firefox")
+    assert [r["post_id"] for r in titles_only["results"]] == [r["post_id"] for r in full["results"]]
+    assert all(r["highlight"] == "" for r in titles_only["results"]) and any(r["highlight"] for r in full["results"])
+    assert any("<mark>Firefox</mark>" in r["title_highlight"] for r in titles_only["results"])
+    assert all(r["highlight"] == "" for r in api(client, q="firefox", snippets="0")[1]["results"])  # not the full answer's entry

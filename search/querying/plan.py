@@ -39,9 +39,11 @@ def _body(
     sort: str = RELEVANCE,
     filters: Filters = facets.NONE,
     detail: bool = False,
+    snippets: bool = True,
 ) -> dict:
     """One entry per post; with `detail` (the results page) the tag and year facets (its comments
-    come from comments_request()); `filters` narrow the entries."""
+    come from comments_request()); `filters` narrow the entries; without `snippets` only titles
+    are highlighted."""
     ranking = cfg.ranking
     query = build_query(
         alts,
@@ -61,6 +63,7 @@ def _body(
         highlight=highlight,
         sort=sort,
         entries=True,
+        snippets=snippets,
         post_filter=facets.post_filter(filters),
         aggs=facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags),
     )

@@ -239,11 +239,14 @@ def search_body(
     sort: str = RELEVANCE,
     entries: bool = False,
     post_filter: dict | None = None,
+    snippets: bool = True,
 ) -> dict:
     """The full request: the query, the page, highlighting (HTML-escaped by Elasticsearch, of the
     `highlight` query when given) and suggest. With `entries`, one hit per post: the documents (a
     post, its comments) collapse on `post_id`, at the rank of the best of them (nearly free:
-    bench/es_cost.py). `post_filter` narrows the hits, not `aggs` (search/querying/facets.py)."""
+    bench/es_cost.py). `post_filter` narrows the hits, not `aggs` (search/querying/facets.py).
+    Without `snippets` only the titles are highlighted: the instant box shows no snippet, and the
+    bodies' highlighting is a third of a keystroke's Elasticsearch time (docs/benchmarks.md)."""
     snippet = {"fragment_size": fragment_size, "number_of_fragments": 1, "no_match_size": fragment_size}
     body = {
         "query": query,
@@ -253,7 +256,7 @@ def search_body(
         # Sorted by score alone: a second sort key (newest first among equal scores) made a
         # twelve-word query 4x slower, since Lucene can then no longer skip hits that cannot make
         # the page (measured with `took`, bench/hostile.py).
-        "highlight": {**HIGHLIGHT_TAGS, "fields": {TITLE: {"number_of_fragments": 0}, **{f: snippet for f in BODIES}}},
+        "highlight": {**HIGHLIGHT_TAGS, "fields": {TITLE: {"number_of_fragments": 0}, **({f: snippet for f in BODIES} if snippets else {})}},
     }
     if entries:
         body["collapse"] = {"field": "post_id"}

@@ -171,18 +171,32 @@ def unfinished(raw_query: str) -> bool:
 
 
 def search(
-    raw_query: str, *, page: int = 1, use_cache: bool = True, client=None, sort: str = RELEVANCE, filters: Filters = facets.NONE, detail: bool = False
+    raw_query: str,
+    *,
+    page: int = 1,
+    use_cache: bool = True,
+    client=None,
+    sort: str = RELEVANCE,
+    filters: Filters = facets.NONE,
+    detail: bool = False,
+    snippets: bool = True,
 ) -> SearchResult:
     """Search posts and comments for a reader's query: one entry per post, in `sort` order
     (query.SORTS), narrowed by `filters`. With `detail` (the results page) each entry carries its
-    best matching comments, and the result the tag and year facets. Raises SearchUnavailable."""
+    best matching comments, and the result the tag and year facets; without `snippets` (the
+    instant box) only titles are highlighted. Raises SearchUnavailable."""
     started = time.perf_counter()
     cfg = conf.get()
     query = normalize(raw_query)
     result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=unfinished(raw_query), sort=sort, filters=filters)
     if not query:
         return result
-    shape = ("" if sort == RELEVANCE else f"\x00{sort}") + (f"\x00f{filters.key()}" if filters else "") + ("\x00detail" if detail else "")
+    shape = (
+        ("" if sort == RELEVANCE else f"\x00{sort}")
+        + (f"\x00f{filters.key()}" if filters else "")
+        + ("\x00detail" if detail else "")
+        + ("" if snippets else "\x00titles")
+    )
     cache_key = (query if result.completing else f"{query} ") + shape
     # The caches key their entries by the index generation, and the dictionary of the index's
     # words is reloaded when it moves. Without PostgreSQL the search still answers, uncached.
@@ -196,7 +210,7 @@ def search(
         raise SearchUnavailable("Elasticsearch failed moments ago; not retrying yet")
     executor = Executor(client or get_client(), deadline_seconds=cfg.serving.deadline_seconds, timeout_seconds=settings.ELASTICSEARCH["TIMEOUT"])
     try:
-        _run(result, executor, gen, detail=detail)
+        _run(result, executor, gen, detail=detail, snippets=snippets)
     except TransportError as exc:  # connection refused, timeout, the deadline passed (after failover)
         breaker.record(False)
         log.warning("search unavailable: %s", exc)
@@ -237,7 +251,7 @@ def _generation() -> int | None:
         return None
 
 
-def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: bool = False) -> None:
+def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: bool = False, snippets: bool = True) -> None:
     """One path for every query: words the dictionary knows are never asked about; the others get
     their candidates from the dictionary (no request), or, for a word it cannot answer for or while
     none is loaded, from the suggesters in one small request; then the query is searched once,
@@ -264,7 +278,14 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         result.alternatives, synonyms.current(gen), limit=ranking.synonym_alternatives, factor=ranking.synonym_score_factor
     )
     body = plan.alternatives_request(
-        result.alternatives, page=result.page, cfg=cfg, completing=result.completing, sort=result.sort, filters=result.filters, detail=detail
+        result.alternatives,
+        page=result.page,
+        cfg=cfg,
+        completing=result.completing,
+        sort=result.sort,
+        filters=result.filters,
+        detail=detail,
+        snippets=snippets,
     )
     _read(result, executor.search(body))
     if detail and result.hits and cfg.serving.entry_comments:
