@@ -162,7 +162,7 @@ class ServingSettings:
     max_page: int = _doc("The last page a reader may ask for.", 50)
     highlight_fragment_size: int = _doc("Characters of a result's snippet.", 160)
     entry_comments: int = _doc("Matching comments shown inside a post's entry on the results page.", 3)
-    facet_tags: int = _doc("Tags the results page offers to narrow by (the most common among the matches).", 10)
+    facet_tags: int = _doc("Tags the results page offers to narrow by (those of the most matching documents, counted in posts).", 10)
     page_facets: bool = _doc("The results page counts tags and years to narrow by (off: filters still work by URL).", True, env="SEARCH_PAGE_FACETS")
     max_filter_tags: int = _doc("Tags a reader may require at once.", 5)
     suggest_completions: int = _doc("Completions /api/suggest/ offers the browser's search bar.", 8)

@@ -62,14 +62,15 @@ def parse(text: str) -> Rule:
     if text.count("=>") > 1:
         raise ValueError("one => at most")
     left, arrow, right = text.partition("=>")
-    sides = [_side(part) for part in left.split(",") if part.strip()]
+    sides = list(dict.fromkeys(_side(part) for part in left.split(",") if part.strip()))
     if arrow:
-        if not sides:
-            raise ValueError("nothing before =>")
         if "," in right:
             raise ValueError("one term after =>")
-        sides.append(_side(right))
-    sides = list(dict.fromkeys(sides))
+        target = _side(right)
+        sides = [side for side in sides if side != target]  # "k8s, kubernetes => kubernetes": k8s => kubernetes
+        if not sides:
+            raise ValueError("nothing before => but the term after it")
+        sides.append(target)
     if len(sides) < 2:
         raise ValueError("a rule needs two different terms, separated by a comma or =>")
     return Rule(sides=tuple(sides), explicit=bool(arrow))
@@ -90,10 +91,10 @@ def current(generation: int | None) -> tuple[Rule, ...]:
     """The rules as of `generation` (one small read per generation change per process). A rule
     that no longer parses (edited by SQL) is skipped and logged, never an error for readers."""
     state = _loaded
-    if generation is not None and generation == state.generation:
+    if generation is None or generation == state.generation:  # PostgreSQL cannot say: the last rules read
         return state.rules
     with state.lock:
-        if generation is not None and generation == state.generation:
+        if generation == state.generation:
             return state.rules
         from search.models import SynonymRule
 

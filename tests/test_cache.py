@@ -47,7 +47,7 @@ def test_edit_is_visible_at_once_in_the_same_process(db, build_index, django_cap
 def test_edit_in_one_process_is_visible_to_another_processs_cache(build_index, late):
     """Once the author's save returns, no other process serves the old answer from its cache, even
     when PostgreSQL's notification has not reached it yet (forced with `late`: its listener reads
-    nothing until the cached answer is confirmed, generation.confirmed())."""
+    nothing, and the writer's post to this host's board, search/generation_board.py, tells it)."""
     build_index()  # first, so the saves below are synced (a sync without indices trips the sync breaker)
     post = make_post("Interprocess zeppelin title")
     s = connection.settings_dict

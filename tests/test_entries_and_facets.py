@@ -109,7 +109,15 @@ def test_pages_and_facets_survive_the_result_cache():
 
 @pytest.mark.parametrize(
     ("tags", "year", "message"),
-    [(["a", "b", "c", "d", "e", "f"], None, "at most 5 tags"), (["x" * 101], None, "100 characters"), ([], "99", "four-digit"), ([], "２０１０", "four-digit")],
+    [
+        (["a", "b", "c", "d", "e", "f"], None, "at most 5 tags"),
+        (["x" * 101], None, "100 characters"),
+        (["a\x00b"], None, "control characters"),
+        ([], "99", "four-digit"),
+        ([], "２０１０", "four-digit"),
+        ([], "9999", "1000 to 9998"),  # its year's end is past what a date field reads
+        ([], "0999", "1000 to 9998"),
+    ],
 )
 def test_bad_filters_are_refused_with_a_reason(tags, year, message):
     with pytest.raises(BadSearchRequest, match=message):
@@ -120,3 +128,27 @@ def test_filters_are_cleaned_and_keyed_in_any_order():
     assert validate_filters([" python ", "python", "", "web"], "2010") == Filters(tags=("python", "web"), year=2010)
     assert Filters(tags=("a", "b")).key() == Filters(tags=("b", "a")).key() != Filters(tags=("a",)).key()
     assert facets.NONE.key() == "" and not facets.NONE
+    # Tags are case-sensitive keywords, and no tag can make two filters one key.
+    assert Filters(tags=("Python",)).key() != Filters(tags=("python",)).key()
+    assert Filters(tags=("a\u0001b",)).key() != Filters(tags=("a", "b")).key()
+
+
+def test_a_cached_answer_of_one_tag_is_never_another_tags():
+    """The result cache's key folds the words' case, never a tag's."""
+    from search.querying.service import cache_key
+
+    assert cache_key("Okapi", completing=False, sort="relevance", filters=facets.NONE) == cache_key(
+        "okapi", completing=False, sort="relevance", filters=facets.NONE
+    )
+    assert cache_key("okapi", completing=False, sort="relevance", filters=Filters(tags=("PYTHON",))) != cache_key(
+        "okapi", completing=False, sort="relevance", filters=Filters(tags=("python",))
+    )
+    shapes = {
+        cache_key("okapi", completing=c, sort=s, filters=f, detail=d, snippets=n)
+        for c in (False, True)
+        for s in ("relevance", "new")
+        for f in (facets.NONE, Filters(year=2010))
+        for d in (False, True)
+        for n in (False, True)
+    }
+    assert len(shapes) == 32  # every way of asking is cached apart

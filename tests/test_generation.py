@@ -200,3 +200,23 @@ def test_board_ignores_bytes_it_did_not_write(board):
     with open(writer.path(), "r+b") as f:
         f.write(b"\x01" * 8)  # a torn or foreign write
     assert reader.recent() is None
+
+
+def test_board_ignores_a_value_from_before_a_reboot(board):
+    """The monotonic clock restarts at boot: a value stored "in the future" is old, not fresh."""
+    writer, reader, clock = board
+    writer.publish(9)
+    clock[0] -= 10**9  # now earlier than the value's time
+    assert reader.recent() is None
+    writer.publish(4)  # and never holds a lower, real value back
+    assert reader.recent() == 4
+
+
+def test_board_refuses_a_directory_others_may_write(board):
+    import os
+
+    writer, reader, _ = board
+    os.mkdir(writer.directory(), 0o777)
+    os.chmod(writer.directory(), 0o777)
+    writer.publish(5)  # refused, logged: the notification alone tells the others
+    assert reader.recent() is None and writer.map is None

@@ -127,3 +127,10 @@ def test_an_explicit_rule_rewrites_one_way_and_a_bad_rule_is_refused(admin_clien
     admin_client.post(reverse("admin:search_synonymrule_add"), {"rule": "k8s => kubernetes"})
     assert [r["post_id"] for r in api(client, "k8s laptop")["results"]][:1] == [blog["kubernetes"].pk]
     assert blog["kubernetes"].pk not in [r["post_id"] for r in api(client, "weekend")["results"]]
+
+
+def test_an_explicit_rule_whose_target_is_also_on_the_left_keeps_its_direction():
+    rule = parse("kubernetes, k8s => kubernetes")
+    assert (rule.text, rule.targets(("k8s",)), rule.targets(("kubernetes",))) == ("k8s => kubernetes", [("kubernetes",)], [])
+    with pytest.raises(ValueError, match="nothing before"):
+        parse("kubernetes => kubernetes")

@@ -4,7 +4,7 @@ Every alternative (what was typed, each correction) holding a side of a rule as 
 rewrite with that side replaced by each of its targets: `js tips` -> `javascript tips`. The
 rewrites join the alternatives **after** all the others, scored below the one they rewrote
 (serving factor SYNONYM_SCORE_FACTOR), so in every tier of the query (search/querying/query.py)
-they weigh less than what was typed and than its corrections: "js" still puts posts with "js" in
+they weigh less than what was typed (and usually than its corrections): "js" still puts posts with "js" in
 the title first, and a post with "javascript" in its title comes before one with "js" only in a
 comment (a higher tier beats a higher weight, as for corrections).
 """

@@ -10,6 +10,7 @@ year and the chosen tags), so choosing a year leaves the other years in view. Se
 all hold (each narrows further), a year is one of them at a time.
 """
 
+import json
 from dataclasses import dataclass
 
 # The one name of each aggregation in a request, read back by read() below.
@@ -25,8 +26,9 @@ class Filters:
         return bool(self.tags or self.year)
 
     def key(self) -> str:
-        """Part of the result cache's key: the same filters in any order are one entry."""
-        return "\x00".join(sorted(set(self.tags))) + f"\x00{self.year or ''}" if self else ""
+        """Part of the result cache's key: the same filters in any order are one entry; exact
+        (tags are case-sensitive keywords) and unambiguous (JSON, whatever a tag holds)."""
+        return json.dumps([sorted(set(self.tags)), self.year]) if self else ""
 
 
 NONE = Filters()
@@ -90,8 +92,9 @@ def read(aggs: dict, filters: Filters) -> Facets | None:
     listed even when no post of the narrowed query holds it, so it can always be removed."""
     if TAGS not in aggs:
         return None
-    tags = sorted(((b["key"], int(b[COUNT]["value"])) for b in aggs[TAGS][BUCKETS]["buckets"]), key=lambda t: (-t[1], t[0]))
-    years = sorted(((int(b["key_as_string"]), int(b[COUNT]["value"])) for b in aggs[YEARS][BUCKETS]["buckets"]), reverse=True)
+    buckets = lambda name: aggs.get(name, {}).get(BUCKETS, {}).get("buckets", [])  # noqa: E731
+    tags = sorted(((b["key"], int(b[COUNT]["value"])) for b in buckets(TAGS)), key=lambda t: (-t[1], t[0]))
+    years = sorted(((int(b["key_as_string"]), int(b[COUNT]["value"])) for b in buckets(YEARS)), reverse=True)
     shown = {t for t, _ in tags}
     tags += [(t, 0) for t in dict.fromkeys(filters.tags) if t not in shown]
     if filters.year and filters.year not in {y for y, _ in years}:

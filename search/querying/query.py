@@ -227,6 +227,16 @@ def comments_body(query: dict, post_ids: list[int], *, per_post: int, fragment_s
     }
 
 
+# Newest first, then a stable order, so that pages neither repeat nor skip a hit (scores are
+# constants). A post has no comment_id: `unmapped_type`, or the posts index would fail its shards.
+NEWEST_ORDER = [
+    {"pub_date": {"order": "desc"}},
+    "_score",
+    {"post_id": {"order": "desc"}},
+    {"comment_id": {"order": "desc", "missing": "_first", "unmapped_type": "long"}},
+]
+
+
 def search_body(
     query: dict,
     *,
@@ -264,14 +274,7 @@ def search_body(
     if post_filter:
         body["post_filter"] = post_filter
     if sort == NEWEST:  # the tiers still decide what matches (and the "showing results for" line)
-        # Then a stable order, so that pages neither repeat nor skip a hit (scores are constants).
-        # (A post has no comment_id: `unmapped_type`, or the posts index would fail its shards.)
-        body["sort"] = [
-            {"pub_date": {"order": "desc"}},
-            "_score",
-            {"post_id": {"order": "desc"}},
-            {"comment_id": {"order": "desc", "missing": "_first", "unmapped_type": "long"}},
-        ]
+        body["sort"] = NEWEST_ORDER
     if highlight:
         body["highlight"]["highlight_query"] = highlight
     if suggest:

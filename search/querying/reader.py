@@ -9,7 +9,10 @@ from search.querying.query import MATCHES, PHRASE, PHRASE_TIERS, WORDS, best_mat
 def total(response: dict) -> int:
     """Matching posts when the answer counts them (facets.aggregations), else matching documents."""
     posts = facets.total(response.get("aggregations", {}))
-    return int(response["hits"]["total"]["value"]) if posts is None else posts
+    if posts is not None:
+        return posts
+    hits = response.get("hits", {})
+    return int(hits.get("total", {}).get("value", len(hits.get("hits", []))))
 
 
 def hit(raw: dict) -> Hit:

@@ -71,7 +71,9 @@ def guarded(operation, default=None):
 
 
 def key(query: str, page: int, generation: int) -> str:
-    digest = hashlib.sha1(f"{query.lower()}\x00{page}".encode()).hexdigest()
+    """`query`: the search's own key (search/querying/service.py), already case-folded where
+    case does not matter (the words) and exact where it does (tag filters)."""
+    digest = hashlib.sha1(f"{query}\x00{page}".encode()).hexdigest()
     return f"search:{_VERSION}:{namespace()}:{generation}:{digest}"
 
 

@@ -14,6 +14,7 @@ suggest request first (the original made up to six), unless the word cache remem
 
 import logging
 import time
+import unicodedata
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -142,11 +143,13 @@ def validate_filters(tags: list[str], year) -> Filters:
         raise BadSearchRequest(f"at most {limit} tags at once")
     if any(len(t) > 100 for t in cleaned):
         raise BadSearchRequest("a tag is at most 100 characters")
+    if any(unicodedata.category(ch) == "Cc" for t in cleaned for ch in t):
+        raise BadSearchRequest("a tag holds no control characters")
     if year in (None, ""):
         return Filters(tags=cleaned)
     text = str(year).strip()
-    if not (text.isascii() and text.isdigit() and len(text) == 4 and text != "0000"):
-        raise BadSearchRequest("year must be a four-digit year")
+    if not (text.isascii() and text.isdigit() and len(text) == 4 and "1000" <= text <= "9998"):
+        raise BadSearchRequest("year must be a four-digit year, 1000 to 9998")
     return Filters(tags=cleaned, year=int(text))
 
 
@@ -191,26 +194,29 @@ def search(
     result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=unfinished(raw_query), sort=sort, filters=filters)
     if not query:
         return result
-    shape = (
-        ("" if sort == RELEVANCE else f"\x00{sort}")
-        + (f"\x00f{filters.key()}" if filters else "")
-        + ("\x00detail" if detail else "")
-        + ("" if snippets else "\x00titles")
-    )
-    cache_key = (query if result.completing else f"{query} ") + shape
+    key = cache_key(query, completing=result.completing, sort=sort, filters=filters, detail=detail, snippets=snippets)
     # The caches key their entries by the index generation, and the dictionary of the index's
     # words is reloaded when it moves. Without PostgreSQL the search still answers, uncached.
     gen = _generation()
     use_cache = use_cache and cfg.serving.cache_seconds > 0 and gen is not None
     if use_cache:
-        cached = resultcache.get(cache_key, page, gen)
+        cached = resultcache.get(key, page, gen)
         if cached is not None:
             return _cached(cached, result, started)
     if not breaker.allows():
         raise SearchUnavailable("Elasticsearch failed moments ago; not retrying yet")
     executor = Executor(client or get_client(), deadline_seconds=cfg.serving.deadline_seconds, timeout_seconds=settings.ELASTICSEARCH["TIMEOUT"])
+    _guarded(result, executor, gen, detail=detail, snippets=snippets)
+    result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
+    if use_cache:
+        resultcache.put(key, page, gen, resultcache.pack(result), cfg.serving.cache_seconds)
+    return result
+
+
+def _guarded(result: SearchResult, executor: Executor, gen: int | None, **shape) -> None:
+    """_run() behind the breaker: failures become SearchUnavailable (a calm 503)."""
     try:
-        _run(result, executor, gen, detail=detail, snippets=snippets)
+        _run(result, executor, gen, **shape)
     except TransportError as exc:  # connection refused, timeout, the deadline passed (after failover)
         breaker.record(False)
         log.warning("search unavailable: %s", exc)
@@ -226,10 +232,14 @@ def search(
         breaker.record(True)
     finally:
         result.round_trips, result.took_ms, result.requests = executor.round_trips, executor.took_ms, executor.requests
-    result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
-    if use_cache:
-        resultcache.put(cache_key, page, gen, resultcache.pack(result), cfg.serving.cache_seconds)
-    return result
+
+
+def cache_key(query: str, *, completing: bool, sort: str, filters: Filters, detail: bool = False, snippets: bool = True) -> str:
+    """The result cache's key of a request: the words case-folded (a trailing space when the last
+    one is finished), then how it was asked; tags exactly (they are case-sensitive keywords)."""
+    words = query.lower() if completing else f"{query.lower()} "
+    shape = ("" if sort == RELEVANCE else f"\x00{sort}") + (f"\x00f{filters.key()}" if filters else "")
+    return words + shape + ("\x00detail" if detail else "") + ("" if snippets else "\x00titles")
 
 
 def _cached(value: tuple, asked: SearchResult, started: float) -> SearchResult:
@@ -289,8 +299,17 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     )
     _read(result, executor.search(body))
     if detail and result.hits and cfg.serving.entry_comments:
-        request = plan.comments_request(body, [h.post_id for h in result.hits], cfg=cfg)
+        _with_comments(result, executor, body, cfg)
+
+
+def _with_comments(result: SearchResult, executor: Executor, body: dict, cfg) -> None:
+    """Each entry's matching comments, from one small search; when it fails the page still shows
+    its entries (the comments are extras: no 503, nothing counted against the breaker)."""
+    request = plan.comments_request(body, [h.post_id for h in result.hits], cfg=cfg)
+    try:
         reader.with_comments(result.hits, executor.search(request, kinds=(Kind.COMMENTS,)))
+    except (TransportError, ApiError) as exc:
+        log.warning("matching comments unavailable, showing the entries without them: %s", exc)
 
 
 def _suggestions(result: SearchResult, executor: Executor, gen: int | None, *, only: list[int]) -> tuple[dict, dict]:
