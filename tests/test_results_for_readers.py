@@ -119,3 +119,28 @@ def test_the_page_links_narrow_and_remove_without_javascript(client, blog):
     assert remove == "?q=okapi&sort=new"
     year = next(href for y, _, _, href in narrowed.context["links"]["years"] if y == 2019)
     assert year == "?q=okapi&tag=africa&year=2019&sort=new"
+
+
+def test_the_page_shows_its_entries_when_their_comments_cannot_be_fetched(client, blog, monkeypatch):
+    from elasticsearch import ConnectionTimeout
+
+    from search.documents import Kind
+    from search.querying.executor import Executor
+
+    real = Executor.search
+
+    def search(self, body, *, kinds=None):
+        if kinds == (Kind.COMMENTS,):
+            raise ConnectionTimeout("the comments request timed out")
+        return real(self, body) if kinds is None else real(self, body, kinds=kinds)
+
+    monkeypatch.setattr(Executor, "search", search)
+    data = api(client, q="okapi", facets="1")
+    assert data["total"] == 3 and all(r["more_comments"] == 0 for r in data["results"])
+    walks = next(r for r in data["results"] if r["post_id"] == blog["walks"].pk)
+    assert [c["author"] for c in walks["comments"]] == [walks["comments"][0]["author"]]  # the comment that led it, still
+
+
+def test_a_tag_filter_is_cached_apart_from_the_same_tag_in_another_case(client, blog):
+    assert api(client, q="okapi", tag="ZOO")["results"] == []  # tags are case-sensitive: cached empty ...
+    assert len(api(client, q="okapi", tag="zoo")["results"]) == 2  # ... and never served for "zoo"
