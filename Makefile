@@ -65,6 +65,7 @@ run: setup
 
 test: setup
 	bash devservices/browser.sh
+	bash devservices/bench-tools.sh
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # The three-node dev cluster (devservices/cluster.sh) and the tests that kill its nodes. They use
@@ -90,6 +91,7 @@ fuzz: setup
 	FUZZ_EXAMPLES=10000 $(PY) -m pytest tests/test_fuzz.py -q -p no:randomly
 
 compose-check:
+	@command -v docker-compose >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null; } || { echo "docker-compose not found (apt-get install docker-compose)"; exit 1; }
 	docker-compose -f docker-compose.yml config -q
 	docker-compose -f docker-compose.yml --profile cluster config -q
 
