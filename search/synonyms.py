@@ -24,7 +24,8 @@ from search import process
 
 log = logging.getLogger(__name__)
 
-_WORD = re.compile(r"[^\W_]+(?:['.+#-][^\W_]+)*[+#]*", re.UNICODE)
+# A word of a rule, and of a query a rule rewrites (search/querying/expand.py): one definition.
+WORD = re.compile(r"[^\W_]+(?:['.+#-][^\W_]+)*[+#]*", re.UNICODE)
 MAX_WORDS = 4  # per side: a rule names a term, not a sentence
 
 
@@ -49,7 +50,7 @@ class Rule:
 
 
 def _side(text: str) -> tuple[str, ...]:
-    words = tuple(w.lower() for w in _WORD.findall(text))
+    words = tuple(w.lower() for w in WORD.findall(text))
     if not words:
         raise ValueError(f"{text.strip()!r} holds no word")
     if len(words) > MAX_WORDS:

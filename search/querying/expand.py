@@ -9,17 +9,13 @@ the title first, and a post with "javascript" in its title comes before one with
 comment (a higher tier beats a higher weight, as for corrections).
 """
 
-import re
-
 from search.alternative import Alternative
-from search.synonyms import Rule
-
-_WORD = re.compile(r"[^\W_]+(?:['.+#-][^\W_]+)*[+#]*", re.UNICODE)
+from search.synonyms import WORD, Rule
 
 
 def rewrites(text: str, rules: tuple[Rule, ...]) -> list[str]:
     """Each single rewrite of `text` by a rule (one occurrence of one side replaced at a time)."""
-    spans = [(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
+    spans = [(m.start(), m.end(), m.group().lower()) for m in WORD.finditer(text)]
     words = [w for _, _, w in spans]
     out: list[str] = []
     for rule in rules:
