@@ -6,11 +6,14 @@ mapping refuses. A reader searches all along. Afterwards:
 - the poison that can never be indexed (unreadable rows, refused documents) is dead-lettered and
   held up nothing: once an admin deletes it, `search_sync` and `search_check` find PostgreSQL and
   the index identical (0 missing, 0 extra, 0 stale), long ids included;
-- no search failed but while the node was down (and the breaker's pause after it).
+- no search failed but while the node was down (and the breaker's pause after it). On the
+  three-node cluster (tests_cluster/test_chaos_cluster.py) a node is killed instead, and no search
+  may fail at all.
 
 Bounded: CHAOS_SECONDS (default 12) of writing per seed, CHAOS_SEEDS (default 1,2,3).
 """
 
+import logging
 import os
 import random
 import subprocess
@@ -36,6 +39,7 @@ from tests.factories import make_comment, make_post
 from tests.test_issue25 import BC, RAW_POST, raw
 from tests.test_never_lose import poison  # noqa: F401 - the fixture: "Poison ..." titles break the mapping
 
+log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parent.parent
 SECONDS = float(os.environ.get("CHAOS_SECONDS", "12"))
 SEEDS = [int(s) for s in os.environ.get("CHAOS_SEEDS", "1,2,3").split(",")]
@@ -168,12 +172,13 @@ def es_script(action: str):
     subprocess.run(["bash", str(ROOT / "devservices" / "elasticsearch.sh"), action], check=True, capture_output=True)
 
 
-def reader(stop: threading.Event, failures: list, reasons: list):
-    """Searches all along, recording when each failed."""
+def reader(stop: threading.Event, answered: list, failures: list, reasons: list):
+    """Searches all along, recording when each answered and when each failed."""
     try:
         while not stop.is_set():
             try:
                 search("chaos zeppelin", use_cache=False)
+                answered.append(time.monotonic())
             except SearchUnavailable as exc:
                 failures.append(time.monotonic())
                 reasons.append(str(exc)[:200])
@@ -195,11 +200,25 @@ def reindex(outcomes: list):
         outcomes.append(type(exc).__name__)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.django_db(transaction=True)
-def test_chaos(seed, build_index, capsys, poison, settings):  # noqa: F811 - the imported fixture
-    settings.SEARCH = {**settings.SEARCH, "OUTBOX_MAX_ATTEMPTS": 2, "OUTBOX_RETRY_SECONDS": 0}  # refused poison is dead within the run
+def node_stopped_and_started() -> tuple[float, float, float]:
+    """The one dev node stopped, then started: searches may fail while it is down and for the
+    breaker's pause after. Returns (fault's start, its end, the end of the window in which a
+    search may fail), monotonic seconds."""
+    down = time.monotonic()
+    es_script("stop")
+    try:
+        time.sleep(SECONDS * 0.1)  # writes while the node is down wait in the outbox
+    finally:
+        es_script("start")
+    back = time.monotonic()
+    return down, back, back + conf.get().serving.search_breaker_seconds + 2.0
+
+
+def run_chaos(seed: int, build_index, capsys, node_fault) -> None:
+    """The chaos run: seeded writers, a reader, two `reindex` runs around a read-only block and
+    `node_fault()` (which returns when the fault began and ended, and until when a search may fail),
+    then the checks of the module docstring. Shared with the three-node cluster's run
+    (tests_cluster), where the fault is a killed node and no search may fail."""
     rng = random.Random(seed)
     for values in POISONED.values():
         values.clear()
@@ -210,9 +229,9 @@ def test_chaos(seed, build_index, capsys, poison, settings):  # noqa: F811 - the
     build_index()
     outbox.breaker.reset()  # the setup's saves ran before the aliases existed
 
-    stop, counts, outcomes, failures, reasons = threading.Event(), {"ok": 0, "refused": 0}, [], [], []
+    stop, counts, outcomes, answered, failures, reasons = threading.Event(), {"ok": 0, "refused": 0}, [], [], [], []
     threads = [threading.Thread(target=writer, args=(seed, i, stop, counts), name=f"writer-{i}") for i in range(WRITERS)]
-    threads.append(threading.Thread(target=reader, args=(stop, failures, reasons), name="reader"))
+    threads.append(threading.Thread(target=reader, args=(stop, answered, failures, reasons), name="reader"))
     started = time.monotonic()
     for thread in threads:
         thread.start()
@@ -225,20 +244,25 @@ def test_chaos(seed, build_index, capsys, poison, settings):  # noqa: F811 - the
             time.sleep(SECONDS * 0.1)  # writes wait in the outbox; a few calm retries, saves stay fast
         finally:
             read_only(False, blocked)
-        down = time.monotonic()
-        es_script("stop")
-        try:
-            time.sleep(SECONDS * 0.1)  # writes while the node is down wait in the outbox
-        finally:
-            es_script("start")
-        up = time.monotonic() + conf.get().serving.search_breaker_seconds + 2.0
+        down, back, up = node_fault()
         reindex(outcomes)
         time.sleep(max(0.0, SECONDS - (time.monotonic() - started)))
     finally:
         stop.set()
         for thread in threads:
             thread.join(60)
+    log.info(
+        "chaos seed %d: %d writes (%d refused), %d searches answered (%d during the fault), %d failed, reindex %s",
+        seed,
+        counts["ok"],
+        counts["refused"],
+        len(answered),
+        sum(down <= t <= back for t in answered),
+        len(failures),
+        outcomes,
+    )
     assert counts["ok"] > 50, counts
+    assert sum(down <= t <= back for t in answered + failures) > 10, "the reader did not search during the fault"
     outside = [round(t - down, 2) for t in failures if not down <= t <= up]
     assert outside == [], (len(outside), outside[:3], outside[-3:], round(up - down, 2), reasons[:3], outcomes)
     time.sleep(MAX_SCHEDULE_AHEAD + 0.5)  # every scheduled post is due now
@@ -258,3 +282,14 @@ def test_chaos(seed, build_index, capsys, poison, settings):  # noqa: F811 - the
     out = capsys.readouterr().out
     assert out.strip().endswith("0 missing, 0 extra, 0 stale"), (out, counts, outcomes)
     assert all(o in ("ok", ReindexAlreadyRunning.__name__, "CommandError", RebuildFailedAfterSwap.__name__) for o in outcomes), outcomes
+
+
+CHAOS_SETTINGS = {"OUTBOX_MAX_ATTEMPTS": 2, "OUTBOX_RETRY_SECONDS": 0}  # refused poison is dead within the run
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.django_db(transaction=True)
+def test_chaos(seed, build_index, capsys, poison, settings):  # noqa: F811 - the imported fixture
+    settings.SEARCH = {**settings.SEARCH, **CHAOS_SETTINGS}
+    run_chaos(seed, build_index, capsys, node_stopped_and_started)
