@@ -166,12 +166,11 @@ def main():
     import django
 
     django.setup()
-    from django.conf import settings
-
     from bench.escache import clear_request_cache
     from bench.freshqueries import CORRECT, MISSPELLED, pool
+    from search import conf
 
-    clear_request_cache(settings.ELASTICSEARCH["URL"])  # a repeated seed must not be flattered
+    clear_request_cache(conf.get().elasticsearch.url)  # a repeated seed must not be flattered
 
     if args.phases:
         for kind in (CORRECT, MISSPELLED):

@@ -84,9 +84,9 @@ def main():
     from bench.querygen import generate
     from insights import log
     from insights.models import SearchLog
+    from search import conf
     from search.querying.service import search
 
-    conf = settings.INSIGHTS
     texts = [q.text for q in generate(args.corpus, per_kind=args.queries)]
     for text in texts:
         search(text, page=1)
@@ -100,10 +100,11 @@ def main():
     before = SearchLog.objects.order_by("-id").values_list("id", flat=True).first() or 0
     connection.close()
     total = int(args.rate * args.seconds)
-    settle = conf["FLUSH_SECONDS"] + 2.0
+    settle = conf.get().insights.flush_seconds + 2.0
 
     def run(enabled: bool) -> dict:
-        conf["ENABLED"] = enabled
+        settings.INSIGHTS = {**settings.INSIGHTS, "ENABLED": enabled}
+        conf.reload()
         cpu0, db0, in_record = time.process_time(), tree_cpu(postmaster), 0.0
         started = time.monotonic()
         for i in range(0, total, 100):  # in steps of 100 searches, paced to the rate

@@ -1,7 +1,7 @@
 """Error pages and error reports never show credentials.
 
 Django's default filter hides settings whose *names* look secret (PASSWORD, SECRET_KEY...), but
-a password inside a URL (DATABASE_URL, ELASTICSEARCH["URL"], REDIS_URL, and the same variables
+a password inside a URL (DATABASE_URL, ELASTICSEARCH_URL, REDIS_URL, and the same variables
 in the request's environment under runserver) would be shown as is. This filter also replaces
 the user-info part of any URL, wherever it appears.
 """

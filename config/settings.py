@@ -12,7 +12,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
-from config.env import env_bool, env_float, env_int, env_list, env_str
+from config.env import env_bool, env_int, env_list, env_str
 from search.conf import overrides_from_environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -145,58 +145,14 @@ LOGIN_URL = "/admin/login/"
 DEFAULT_EXCEPTION_REPORTER_FILTER = "config.reporting.CredentialsFilter"
 
 # ---------------------------------------------------------------- Elasticsearch and search
-# One connection, made lazily by search/client.py. Short timeouts: a request never waits long
-# on search (the blog must keep working when Elasticsearch is slow or down).
-ELASTICSEARCH = {
-    # One node, or several comma-separated (a cluster): requests are spread over them, and one that
-    # cannot connect to a node is tried on another (search/client.py).
-    "URL": env_str("ELASTICSEARCH_URL", "http://127.0.0.1:9200"),
-    # A search normally takes 5-50 ms; past this it is reported as unavailable (HTTP 503), so the
-    # whole response, Django included, stays well under 2 s.
-    "TIMEOUT": env_float("ELASTICSEARCH_TIMEOUT", 1.0),
-    # Bulk loads in `reindex` may take longer than a reader's request.
-    "BULK_TIMEOUT": env_float("ELASTICSEARCH_BULK_TIMEOUT", 60.0),
-    # Attempts after a connection error (never after a timeout), all within the one request's
-    # timeout; unset means one per other node in URL (so none with a single node).
-    "MAX_RETRIES": env_int("ELASTICSEARCH_MAX_RETRIES", None),
-    # Answers that mean "this node cannot serve it now" (a node shutting down): tried elsewhere too.
-    "RETRY_ON_STATUS": (502, 503),
-    # No retry is started with less than this left of the request's timeout.
-    "MIN_ATTEMPT_SECONDS": 0.05,
-    # A node that failed is skipped for 1 s, then 2, 4 ... up to 30 s while it keeps failing.
-    "DEAD_NODE_BACKOFF": 1.0,
-    "MAX_DEAD_NODE_BACKOFF": 30.0,
-}
-
-# Every tunable of the search service has its one default in search/conf.py (docs/configuration.md
-# lists them); SEARCH holds only overrides, here those of the environment variables set.
+# Every tunable of the search service, its connection to Elasticsearch and the search log has its
+# one default in search/conf.py (docs/configuration.md lists them). These three settings hold only
+# overrides, here those of the environment variables set: SEARCH (index, sync, ranking, serving),
+# ELASTICSEARCH (the connection: ELASTICSEARCH_URL, ELASTICSEARCH_TIMEOUT, ...) and INSIGHTS (the
+# search log: INSIGHTS_ENABLED, INSIGHTS_RETENTION_DAYS).
 SEARCH = overrides_from_environment(os.environ, debug=DEBUG)
-
-# Search insights (insights/): the query log, clicks, reports, retention. See the README.
-INSIGHTS = {
-    # Off: nothing is logged, no query id is handed out, the click endpoint records nothing.
-    "ENABLED": env_bool("INSIGHTS_ENABLED", True),
-    # In-process buffer (identical searches waiting share a row that counts them): written in one batch
-    # (COPY) when BATCH_SIZE rows wait or every FLUSH_SECONDS (and at exit); past BUFFER_MAX searches
-    # waiting (PostgreSQL unreachable) new ones are dropped and counted.
-    "BATCH_SIZE": 500,
-    "FLUSH_SECONDS": 2.0,
-    "BUFFER_MAX": 20_000,
-    # Log rows and clicks older than this many days are pruned by `search_report --prune`
-    # (daily figures are kept).
-    "RETENTION_DAYS": env_int("INSIGHTS_RETENTION_DAYS", 90),
-    # Instant results: keystrokes less than this apart belong to one typing burst (one search).
-    "BURST_IDLE_MS": 2000,
-    # The click endpoint: largest body or query string, how long a query id stays valid, and
-    # clicks per minute from one client address (the address is a hashed cache key for a
-    # minute, never stored in the log).
-    "CLICK_MAX_BYTES": 1024,
-    "CLICK_MAX_AGE_SECONDS": 24 * 3600,
-    "CLICK_RATE_PER_MINUTE": 60,
-    # Reports: rows per table, the default period in days.
-    "REPORT_ROWS": 20,
-    "REPORT_DAYS": 7,
-}
+ELASTICSEARCH = overrides_from_environment(os.environ, source="ELASTICSEARCH")
+INSIGHTS = overrides_from_environment(os.environ, source="INSIGHTS")
 
 LOGGING = {
     "version": 1,

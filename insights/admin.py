@@ -8,7 +8,6 @@ site's own login check wraps every view, plus the permission to view the log.
 import csv
 from datetime import date, datetime
 
-from django.conf import settings
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
@@ -17,6 +16,7 @@ from django.urls import path
 
 from insights import charts, reports
 from insights.models import DailyStat, SearchClick, SearchLog
+from search import conf
 
 PERIODS = (7, 30, 90, 365)
 
@@ -32,7 +32,7 @@ class ReadOnly(admin.ModelAdmin):
 
 
 def chosen_period(request) -> reports.Period:
-    """`?days=N`, or `?first=YYYY-MM-DD&last=YYYY-MM-DD`; default INSIGHTS["REPORT_DAYS"]."""
+    """`?days=N`, or `?first=YYYY-MM-DD&last=YYYY-MM-DD`; default insights.report_days."""
     try:
         first, last = date.fromisoformat(request.GET["first"]), date.fromisoformat(request.GET["last"])
         if first <= last and (last - first).days < 3660:
@@ -40,7 +40,7 @@ def chosen_period(request) -> reports.Period:
     except (KeyError, ValueError):
         pass
     raw = request.GET.get("days", "")
-    days = int(raw) if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 3660 else settings.INSIGHTS["REPORT_DAYS"]
+    days = int(raw) if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 3660 else conf.get().insights.report_days
     return reports.Period.last_days(days)
 
 

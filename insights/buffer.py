@@ -22,10 +22,11 @@ import logging
 import os
 import threading
 
-from django.conf import settings
 from django.db import connection, transaction
 
 from insights import tokens
+from search import conf
+from search.conf import InsightsSettings
 
 log = logging.getLogger(__name__)
 
@@ -61,12 +62,12 @@ class LogBuffer:
         self.dropped = 0
         self.written = 0
 
-    def add(self, key: tuple, elapsed_ms: float, conf: dict | None = None) -> str | None:
+    def add(self, key: tuple, elapsed_ms: float, options: InsightsSettings | None = None) -> str | None:
         """Counts a search (`key`: the values of KEY) that took `elapsed_ms`; returns the token of
         the row that will count it, or None when the buffer is full and the search is dropped."""
-        conf = conf or settings.INSIGHTS
+        options = options or conf.get().insights
         with self._lock:
-            if self._searches >= conf["BUFFER_MAX"]:
+            if self._searches >= options.buffer_max:
                 self.dropped += 1
                 return None
             self._searches += 1
@@ -79,7 +80,7 @@ class LogBuffer:
             else:  # a keystroke: its own row (updated by later keystrokes of the burst), its own token
                 token = tokens.new_token()
                 self._bursts.append((token, key, elapsed_ms))
-            full = len(self._rows) + len(self._bursts) >= conf["BATCH_SIZE"]
+            full = len(self._rows) + len(self._bursts) >= options.batch_size
         if self._pid != os.getpid():
             self._start()
         if full:
@@ -142,7 +143,7 @@ class LogBuffer:
         pid = os.getpid()
         try:
             while self._pid == pid:
-                self._wake.wait(settings.INSIGHTS["FLUSH_SECONDS"])
+                self._wake.wait(conf.get().insights.flush_seconds)
                 self._wake.clear()
                 # The thread's own connection stays open while searches keep coming: opening one
                 # per batch cost PostgreSQL ~5 ms of CPU each time (fork, catalog caches), more

@@ -64,7 +64,7 @@ def within_rate(client_address: str) -> bool:
     except ValueError:  # expired between add and incr
         cache.set(key, 1, 90)
         count = 1
-    return count <= settings.INSIGHTS["CLICK_RATE_PER_MINUTE"]
+    return count <= conf.get().insights.click_rate_per_minute
 
 
 def store(token: str, search: str, pos: int, url: str) -> bool:

@@ -1,10 +1,11 @@
 """What every page's search box needs to know about the log (templates/base.html): where clicks
 are reported (nothing when the log is off) and how long a pause ends a typing burst."""
 
-from django.conf import settings
 from django.urls import reverse
+
+from search import conf
 
 
 def insights(request) -> dict:
-    conf = settings.INSIGHTS
-    return {"insights_click_url": reverse("insights:click") if conf["ENABLED"] else "", "insights_burst_idle_ms": conf["BURST_IDLE_MS"]}
+    options = conf.get().insights
+    return {"insights_click_url": reverse("insights:click") if options.enabled else "", "insights_burst_idle_ms": options.burst_idle_ms}

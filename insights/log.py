@@ -9,12 +9,12 @@ when the log is off, nothing was searched, or the buffer is full.
 import re
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.urls import reverse
 
 from insights import tokens
 from insights.buffer import buffer
 from insights.models import SearchLog
+from search import conf
 
 # A burst id is made up by the instant-results script: random, URL-safe, nothing else accepted.
 _BURST = re.compile(r"[A-Za-z0-9_-]{8,40}")
@@ -30,8 +30,8 @@ def instant_burst(params) -> tuple[str, int] | None:
 
 def record(result, *, source: str, burst: tuple[str, int] | None = None) -> str | None:
     """Logs a search served (a search() result) from `source`; returns its query id for clicks."""
-    conf = settings.INSIGHTS
-    if not conf["ENABLED"] or not result.query:
+    options = conf.get().insights
+    if not options.enabled or not result.query:
         return None
     burst_id, seq = burst if burst else (None, 0)
     token = buffer.add(
@@ -49,7 +49,7 @@ def record(result, *, source: str, burst: tuple[str, int] | None = None) -> str 
             bool(result.cached),
         ),
         float(result.elapsed_ms),
-        conf,
+        options,
     )
     return None if token is None else tokens.query_id(token)
 

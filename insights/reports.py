@@ -9,10 +9,10 @@ DailyStat for pruned days, so the charts and the period's rates survive pruning.
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from django.conf import settings
 from django.db import connection
 
 from insights.models import DailyStat
+from search import conf
 
 # Each log row joined to its clicks: the searches of the row that were clicked (a click quotes
 # its search's own part of the query id), the clicks and the sum of their positions; from `start` on.
@@ -55,7 +55,7 @@ def _rows(sql: str, params: dict) -> list[dict]:
 
 
 def _params(period: Period, limit: int | None = None) -> dict:
-    return {"start": period.start, "end": period.end, "limit": limit or settings.INSIGHTS["REPORT_ROWS"]}
+    return {"start": period.start, "end": period.end, "limit": limit or conf.get().insights.report_rows}
 
 
 def top_queries(period: Period, limit: int | None = None) -> list[dict]:

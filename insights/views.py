@@ -8,20 +8,20 @@ otherwise, never an open redirect). A GET with an id that is unknown, expired or
 still leads to the (valid) post, recording nothing: a stale link must not strand a reader.
 """
 
-from django.conf import settings
 from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseRedirect, QueryDict
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from insights import clicks, tokens
+from search import conf
 
 
 @csrf_exempt  # a beacon carries no CSRF token; the signed query id is what is checked
 @never_cache
 @require_http_methods(["GET", "POST"])
 def click(request):
-    limit = settings.INSIGHTS["CLICK_MAX_BYTES"]
+    limit = conf.get().insights.click_max_bytes
     if request.method == "POST":
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
@@ -44,7 +44,7 @@ def click(request):
     pos = clicks.position(params.get("pos", ""))
     if target is None or pos is None:
         return HttpResponseBadRequest("not a result of this site", content_type="text/plain")
-    verified = tokens.verify(params.get("id", "")) if settings.INSIGHTS["ENABLED"] else None  # (token, search)
+    verified = tokens.verify(params.get("id", "")) if conf.get().insights.enabled else None  # (token, search)
     if verified is None:
         outcome = HttpResponseBadRequest("unknown query id", content_type="text/plain")
     elif not clicks.within_rate(request.META.get("REMOTE_ADDR", "")):

@@ -13,14 +13,16 @@ import threading
 import time
 from urllib.parse import urlsplit, urlunsplit
 
-from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from elastic_transport import ConnectionError as ConnectError
 from elastic_transport import Transport
 from elastic_transport.client_utils import DEFAULT
 from elasticsearch import Elasticsearch
 from elasticsearch.serializer import OrjsonSerializer
 
-from search import process
+from search import conf, process
+from search.conf import ElasticsearchSettings
 
 log = logging.getLogger(__name__)
 
@@ -69,26 +71,25 @@ class FailoverTransport(Transport):
     def _may_retry(attempt: int, retries: int, deadline: float | None) -> bool:
         if attempt >= retries:
             return False
-        return deadline is None or deadline - time.monotonic() >= settings.ELASTICSEARCH["MIN_ATTEMPT_SECONDS"]
+        return deadline is None or deadline - time.monotonic() >= conf.get().elasticsearch.min_attempt_seconds
 
 
-def make_client(url: str, conf: dict, *, fast_json: bool = True) -> Elasticsearch:
-    """A client for the nodes in `url` with the timeouts and retry policy of `conf` (settings.ELASTICSEARCH).
+def make_client(options: ElasticsearchSettings, *, fast_json: bool = True) -> Elasticsearch:
+    """A client for the nodes in `options.url` with its timeouts and retry policy.
 
     `fast_json`: orjson (de)serializes the requests, 12% less client CPU per search (README). Not
     for bulk loads: there it saved nothing and raised `reindex`'s peak memory by 32 MB."""
-    nodes = node_urls(url)
-    retries = conf["MAX_RETRIES"]
+    nodes = node_urls(options.url)
     return Elasticsearch(
         nodes,
         transport_class=FailoverTransport,
-        request_timeout=conf["TIMEOUT"],
+        request_timeout=options.timeout,
         # By default each other node gets one try: with one node there is nothing to fail over to.
-        max_retries=len(nodes) - 1 if retries is None else retries,
+        max_retries=len(nodes) - 1 if options.max_retries < 0 else options.max_retries,
         retry_on_timeout=False,
-        retry_on_status=tuple(conf["RETRY_ON_STATUS"]),
-        dead_node_backoff_factor=conf["DEAD_NODE_BACKOFF"],
-        max_dead_node_backoff=conf["MAX_DEAD_NODE_BACKOFF"],
+        retry_on_status=options.retry_on_status,
+        dead_node_backoff_factor=options.dead_node_backoff,
+        max_dead_node_backoff=options.max_dead_node_backoff,
         **({"serializer": OrjsonSerializer()} if fast_json else {}),
     )
 
@@ -99,8 +100,7 @@ def get_client() -> Elasticsearch:
     if _client is None:
         with _lock:
             if _client is None:
-                conf = settings.ELASTICSEARCH
-                _client = make_client(conf["URL"], conf)
+                _client = make_client(conf.get().elasticsearch)
     return _client
 
 
@@ -113,8 +113,8 @@ def bulk_client() -> Elasticsearch:
     if _bulk_client is None:
         with _lock:
             if _bulk_client is None:
-                conf = settings.ELASTICSEARCH
-                _bulk_client = make_client(conf["URL"], conf, fast_json=False).options(request_timeout=conf["BULK_TIMEOUT"])
+                options = conf.get().elasticsearch
+                _bulk_client = make_client(options, fast_json=False).options(request_timeout=options.bulk_timeout)
     return _bulk_client
 
 
@@ -129,6 +129,13 @@ def reset_client() -> None:
 
 
 process.register("Elasticsearch clients", reset_client)
+
+
+@receiver(setting_changed)
+def _on_setting_changed(*, setting, **_):
+    """A new settings.ELASTICSEARCH (tests' `settings` fixture) takes effect at the next request."""
+    if setting == "ELASTICSEARCH":
+        reset_client()
 
 
 def safe_url(url: str) -> str:

@@ -1,14 +1,17 @@
 """Every tunable of the search service: one typed, frozen object, built once and read by attribute.
 
 The defaults and what each value means live here, once (docs/configuration.md is rendered from
-these classes, and tests/test_conf.py checks it is current). `settings.SEARCH` holds only
+these classes, and tests/test_conf.py checks it is current). Three Django settings hold only
 overrides, keyed by the upper-case field name (`{"PAGE_SIZE": 20}`), normally from environment
-variables (config/settings.py). The object is built at start-up (SearchConfig.ready), so a key
-that is misspelled or of the wrong type fails there, not on a reader's request; it is built again
-when Django's `setting_changed` reports a new SEARCH (tests' `settings` fixture), or on `reload()`.
+variables (config/settings.py): `SEARCH` for the index, sync, ranking and serving groups,
+`ELASTICSEARCH` for the connection, `INSIGHTS` for the search log (insights/). The object is built
+at start-up (SearchConfig.ready), so a key that is misspelled or of the wrong type fails there,
+not on a reader's request; it is built again when Django's `setting_changed` reports a new value
+of one of them (tests' `settings` fixture), or on `reload()`.
 
     from search import conf
     conf.get().serving.page_size
+    conf.get().elasticsearch.timeout
 """
 
 import threading
@@ -187,24 +190,77 @@ class ServingSettings:
 
 
 @dataclass(frozen=True)
+class ElasticsearchSettings:
+    """The connection (search/client.py). Short timeouts: a reader's request never waits long on
+    search, and the blog keeps working when Elasticsearch is slow or down."""
+
+    url: str = _doc(
+        "One node, or several comma-separated (a cluster): requests are spread over them, and one that cannot connect to a node is tried on another.",
+        "http://127.0.0.1:9200",
+        env="ELASTICSEARCH_URL",
+    )
+    timeout: float = _doc(
+        "A search request's timeout (a search normally takes 5-50 ms); past it the search answers 503, so a response stays well under 2 s.",
+        1.0,
+        env="ELASTICSEARCH_TIMEOUT",
+    )
+    bulk_timeout: float = _doc("The management commands' bulk requests may take longer than a reader's.", 60.0, env="ELASTICSEARCH_BULK_TIMEOUT")
+    max_retries: int = _doc(
+        "Attempts after a connection error (never after a timeout), within the request's timeout; -1: one per other node in `url` (none with one node).",
+        -1,
+        env="ELASTICSEARCH_MAX_RETRIES",
+    )
+    retry_on_status: tuple = _doc('Answers that mean "this node cannot serve it now" (a node shutting down): tried elsewhere too.', (502, 503))
+    min_attempt_seconds: float = _doc("No retry is started with less than this left of the request's timeout.", 0.05)
+    dead_node_backoff: float = _doc("A node that failed is skipped this long, then twice as long ... while it keeps failing ...", 1.0)
+    max_dead_node_backoff: float = _doc("... up to this long.", 30.0)
+
+
+@dataclass(frozen=True)
+class InsightsSettings:
+    """The search log, clicks and reports (insights/; privacy: docs/operations.md)."""
+
+    enabled: bool = _doc("Off: nothing is logged, no query id is handed out, the click endpoint records nothing.", True, env="INSIGHTS_ENABLED")
+    batch_size: int = _doc("Searches waiting in a process's buffer are written in one COPY when this many wait ...", 500)
+    flush_seconds: float = _doc("... or this often (and at exit); identical searches waiting share a row that counts them.", 2.0)
+    buffer_max: int = _doc("Past this many searches waiting (PostgreSQL unreachable) new ones are dropped and counted.", 20_000)
+    retention_days: int = _doc(
+        "Log rows and clicks older than this are pruned by `search_report --prune` (daily figures are kept).", 90, env="INSIGHTS_RETENTION_DAYS"
+    )
+    burst_idle_ms: int = _doc("Instant-results keystrokes less than this apart belong to one typing burst (one search).", 2000)
+    click_max_bytes: int = _doc("The click endpoint's largest body or query string.", 1024)
+    click_max_age_seconds: int = _doc("How long a query id stays valid for a click.", 24 * 3600)
+    click_rate_per_minute: int = _doc("Clicks a minute from one client address (a hashed cache key for a minute, never stored).", 60)
+    report_rows: int = _doc("Rows per table of a report.", 20)
+    report_days: int = _doc("A report's default period in days.", 7)
+
+
+@dataclass(frozen=True)
 class SearchSettings:
     index: IndexSettings = field(default_factory=IndexSettings)
     sync: SyncSettings = field(default_factory=SyncSettings)
     ranking: RankingSettings = field(default_factory=RankingSettings)
     serving: ServingSettings = field(default_factory=ServingSettings)
+    elasticsearch: ElasticsearchSettings = field(default_factory=ElasticsearchSettings)
+    insights: InsightsSettings = field(default_factory=InsightsSettings)
 
 
-GROUPS = ("index", "sync", "ranking", "serving")
+# The Django setting that holds each group's overrides.
+SOURCES = MappingProxyType(
+    {"index": "SEARCH", "sync": "SEARCH", "ranking": "SEARCH", "serving": "SEARCH", "elasticsearch": "ELASTICSEARCH", "insights": "INSIGHTS"}
+)
+GROUPS = tuple(SOURCES)
 
 
-def _group_classes() -> dict[str, type]:
-    return {f.name: f.default_factory for f in fields(SearchSettings)}
+def _group_classes(source: str | None = None) -> dict[str, type]:
+    return {f.name: f.default_factory for f in fields(SearchSettings) if source in (None, SOURCES[f.name])}
 
 
-def override_keys() -> dict[str, tuple[str, str]]:
-    """SEARCH key -> (group, field): the upper-case field name, unless the field names its own."""
+def override_keys(source: str = "SEARCH") -> dict[str, tuple[str, str]]:
+    """The `source` setting's keys -> (group, field): the upper-case field name, unless the field
+    names its own."""
     keys = {}
-    for group, cls in _group_classes().items():
+    for group, cls in _group_classes(source).items():
         for f in fields(cls):
             keys[f.metadata.get("key", f.name.upper())] = (group, f.name)
     return keys
@@ -240,6 +296,8 @@ def _coerce(key: str, f, value, problems: list[str]):
             return None
         return MappingProxyType(dict(value))
     kind = type(default)
+    if kind is tuple and isinstance(value, list):
+        value = tuple(value)
     ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value, ok = float(value), True
@@ -253,21 +311,27 @@ def _coerce(key: str, f, value, problems: list[str]):
     return value
 
 
-def build(overrides: Mapping) -> SearchSettings:
-    """The settings object for these overrides; raises ImproperlyConfigured naming every problem."""
-    keys, classes = override_keys(), _group_classes()
-    problems = [f"unknown key {key!r} (misspelled?)" for key in overrides if key not in keys]
+def build(overrides: Mapping, *, elasticsearch: Mapping | None = None, insights: Mapping | None = None) -> SearchSettings:
+    """The settings object for these overrides (of SEARCH, ELASTICSEARCH and INSIGHTS); raises
+    ImproperlyConfigured naming every problem."""
+    classes = _group_classes()
     changes: dict[str, dict] = {group: {} for group in classes}
-    for key, value in overrides.items():
-        if key not in keys:
-            continue
-        group, name = keys[key]
-        f = next(g for g in fields(classes[group]) if g.name == name)
-        coerced = _coerce(key, f, value, problems)
-        if coerced is not None:
-            changes[group][name] = coerced
-    if problems:
-        raise ImproperlyConfigured("settings.SEARCH: " + "; ".join(problems))
+    messages = []
+    for source, given in (("SEARCH", overrides), ("ELASTICSEARCH", elasticsearch or {}), ("INSIGHTS", insights or {})):
+        keys = override_keys(source)
+        problems = [f"unknown key {key!r} (misspelled?)" for key in given if key not in keys]
+        for key, value in given.items():
+            if key not in keys:
+                continue
+            group, name = keys[key]
+            f = next(g for g in fields(classes[group]) if g.name == name)
+            coerced = _coerce(key, f, value, problems)
+            if coerced is not None:
+                changes[group][name] = coerced
+        if problems:
+            messages.append(f"settings.{source}: " + "; ".join(problems))
+    if messages:
+        raise ImproperlyConfigured(" / ".join(messages))
     return SearchSettings(**{group: classes[group](**changes[group]) for group in classes})
 
 
@@ -282,10 +346,15 @@ def get() -> SearchSettings:
 
 
 def reload() -> SearchSettings:
-    """Build the object again from settings.SEARCH (after changing it in place)."""
+    """Build the object again from settings.SEARCH, ELASTICSEARCH and INSIGHTS (after changing one
+    in place)."""
     global _current
     with _lock:
-        _current = build(getattr(settings, "SEARCH", {}) or {})
+        _current = build(
+            getattr(settings, "SEARCH", {}) or {},
+            elasticsearch=getattr(settings, "ELASTICSEARCH", {}) or {},
+            insights=getattr(settings, "INSIGHTS", {}) or {},
+        )
         return _current
 
 
@@ -304,7 +373,7 @@ def _forget() -> None:
 
 
 def _on_setting_changed(*, setting, **_):
-    if setting == "SEARCH":
+    if setting in ("SEARCH", "ELASTICSEARCH", "INSIGHTS"):
         reload()
 
 
@@ -312,18 +381,19 @@ setting_changed.connect(_on_setting_changed)
 process.register("settings object", _forget)
 
 
-def overrides_from_environment(environ: Mapping, *, debug: bool) -> dict:
-    """settings.SEARCH from the environment: a key for each variable that is set (the fields name
-    their variables), parsed by config/env.py's rules. With DEBUG on, everyone sees the debug table."""
+def overrides_from_environment(environ: Mapping, *, debug: bool = False, source: str = "SEARCH") -> dict:
+    """settings.SEARCH (or ELASTICSEARCH, INSIGHTS: `source`) from the environment: a key for each
+    variable that is set (the fields name their variables), parsed by config/env.py's rules. With
+    DEBUG on, everyone sees the debug table."""
     from config.env import parse
 
     found = {}
-    for key, (group, name) in override_keys().items():
+    for key, (group, name) in override_keys(source).items():
         f = next(g for g in fields(_group_classes()[group]) if g.name == name)
         variable = f.metadata.get("env")
         if variable and variable in environ:
             found[key] = parse(variable, environ[variable], type(_default(f)))
-    if debug:
+    if debug and source == "SEARCH":
         found.setdefault("DEBUG_TABLE", "all")
     return found
 
@@ -331,13 +401,15 @@ def overrides_from_environment(environ: Mapping, *, debug: bool) -> dict:
 def documented_table() -> str:
     """The Markdown table of every tunable (docs/configuration.md holds it; a test compares)."""
     rows = ["| setting (override key) | default | environment | what it does |", "| --- | --- | --- | --- |"]
-    keys = {v: k for k, v in override_keys().items()}
+    keys = {v: (source, k) for source in set(SOURCES.values()) for k, v in override_keys(source).items()}
     for group, cls in _group_classes().items():
         for f in fields(cls):
             default = _default(f)
             shown = "see below" if isinstance(default, TypoCosts | SuggesterOptions | Mapping) else repr(default)
             env = f"`{f.metadata['env']}`" if "env" in f.metadata else ""
-            rows.append(f"| `{group}.{f.name}` (`{keys[(group, f.name)]}`) | `{shown}` | {env} | {f.metadata['doc']} |")
+            source, key = keys[(group, f.name)]
+            named = f"`{key}`" if source == "SEARCH" else f'`{source}["{key}"]`'
+            rows.append(f"| `{group}.{f.name}` ({named}) | `{shown}` | {env} | {f.metadata['doc']} |")
     for title, cls in (("ranking.typo_costs", TypoCosts), ("ranking.suggester", SuggesterOptions)):
         rows += ["", f"`{title}` (a dict of these names overrides some or all of them):", "", "| name | default | what it does |", "| --- | --- | --- |"]
         rows += [f"| `{f.name}` | `{f.default!r}` | {f.metadata['doc']} |" for f in fields(cls)]

@@ -4,7 +4,6 @@ import json
 from urllib.parse import urlencode
 
 import orjson
-from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -98,7 +97,7 @@ def results(request):
         context["debug_tiers"] = list(conf.get().ranking.tiers)
         context["debug_rows"] = [(alt, [b[t] for t in context["debug_tiers"]]) for alt, b in zip(result.alternatives, result.boosts, strict=True)]
         context["debug_json"] = json.dumps(result.requests, indent=2, ensure_ascii=False)
-        context["elasticsearch_url"] = safe_url(settings.ELASTICSEARCH["URL"])
+        context["elasticsearch_url"] = safe_url(conf.get().elasticsearch.url)
     return render(request, "search/results.html", context)
 
 

@@ -69,7 +69,7 @@ def search_test_prefix(test_indices_never_the_sites):
     assert conf.get().index.prefix == TEST_PREFIX, "the test prefix was lost (tests/conftest.py)"
     client = get_client()
     if not client.ping():
-        pytest.exit(f"Elasticsearch is not answering at {settings.ELASTICSEARCH['URL']}: run `make services` (make test does it for you)", returncode=3)
+        pytest.exit(f"Elasticsearch is not answering at {conf.get().elasticsearch.url}: run `make services` (make test does it for you)", returncode=3)
     yield TEST_PREFIX
     reset_client()
     client = get_client()
@@ -99,7 +99,8 @@ def insights_buffer_writes_only_when_asked():
     """The search log's writer thread never flushes on its own during tests: a test that wants
     rows in the database calls insights.buffer.buffer.flush() on its own connection (and so its
     own transaction); tests of the thread itself lower these for their duration."""
-    settings.INSIGHTS.update(FLUSH_SECONDS=3600, BATCH_SIZE=10**9)
+    settings.INSIGHTS = {**settings.INSIGHTS, "FLUSH_SECONDS": 3600, "BATCH_SIZE": 10**9}
+    conf.reload()  # a plain assignment sends no setting_changed
 
 
 @pytest.fixture(autouse=True)

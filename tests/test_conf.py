@@ -62,9 +62,38 @@ def test_the_environment_sets_only_what_it_names():
     assert found == {"INDEX_PREFIX": "x", "CACHE_SECONDS": 0, "GENERATION_LISTEN": False}
 
 
+def test_the_connection_and_the_search_log_are_typed_too():
+    """ELASTICSEARCH and INSIGHTS hold overrides of their own groups, checked like SEARCH's."""
+    built = conf.build({}, elasticsearch={"URL": "http://a:9200,http://b:9200", "TIMEOUT": 2, "RETRY_ON_STATUS": [502]}, insights={"ENABLED": False})
+    assert built.elasticsearch.url == "http://a:9200,http://b:9200" and built.elasticsearch.timeout == 2.0
+    assert built.elasticsearch.retry_on_status == (502,) and built.elasticsearch.max_retries == -1
+    assert built.insights.enabled is False and built.insights.retention_days == 90
+    with pytest.raises(ImproperlyConfigured) as raised:
+        conf.build({"TIMEOUT": 2.0}, elasticsearch={"TIMOUT": 2.0}, insights={"ENABLED": "no"})
+    message = str(raised.value)
+    assert "settings.SEARCH: unknown key 'TIMEOUT'" in message  # a connection key in the wrong dict
+    assert "settings.ELASTICSEARCH: unknown key 'TIMOUT'" in message
+    assert "settings.INSIGHTS: ENABLED must be bool, not 'no'" in message
+    environ = {"ELASTICSEARCH_URL": "http://es:9200", "ELASTICSEARCH_MAX_RETRIES": "0", "INSIGHTS_ENABLED": "0", "SEARCH_PAGE_FACETS": "0"}
+    assert conf.overrides_from_environment(environ, source="ELASTICSEARCH") == {"URL": "http://es:9200", "MAX_RETRIES": 0}
+    assert conf.overrides_from_environment(environ, source="INSIGHTS") == {"ENABLED": False}
+    assert conf.overrides_from_environment(environ) == {"PAGE_FACETS": False}
+
+
 def test_setting_changed_rebuilds_the_object(settings):
     settings.SEARCH = {**settings.SEARCH, "PAGE_SIZE": 7}
     assert conf.get().serving.page_size == 7
+    settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "TIMEOUT": 4.5}
+    settings.INSIGHTS = {**settings.INSIGHTS, "REPORT_ROWS": 3}
+    assert conf.get().elasticsearch.timeout == 4.5 and conf.get().insights.report_rows == 3
+
+
+def test_a_new_connection_setting_makes_a_new_client(settings):
+    from search.client import get_client
+
+    before = get_client()
+    settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "TIMEOUT": 4.5}
+    assert get_client() is not before  # no network I/O: the client connects lazily
 
 
 def test_the_documented_table_is_the_object():

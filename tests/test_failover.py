@@ -4,9 +4,9 @@ plus misbehaving loopback servers (tests/loopback.py); the three-node cluster's 
 nodes killed for real, are in tests_cluster/ (make test-cluster)."""
 
 import time
+from dataclasses import replace
 
 import pytest
-from django.conf import settings
 from elastic_transport import ConnectionError as ConnectError
 from elastic_transport import ConnectionTimeout
 
@@ -34,7 +34,7 @@ def servers():
 
 
 def client_for(*urls, timeout=1.0):
-    return make_client(",".join(urls), {**settings.ELASTICSEARCH, "TIMEOUT": timeout})
+    return make_client(replace(conf.get().elasticsearch, url=",".join(urls), timeout=timeout))
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def nodes_setting(settings):
 def test_a_node_that_refuses_connections_costs_searches_nothing(db, build_index, nodes_setting):
     make_post("Failover zeppelin post")
     build_index()
-    real = settings.ELASTICSEARCH["URL"]
+    real = conf.get().elasticsearch.url
     nodes_setting(CLOSED, real)
     for _ in range(20):  # round robin: the closed node is tried, marked dead, and the request moves on
         started = time.perf_counter()
@@ -67,7 +67,7 @@ def test_a_node_answering_503_is_skipped(db, build_index, nodes_setting, servers
     make_post("Shutting down zeppelin post")
     build_index()
     stopping = servers("unavailable")
-    nodes_setting(stopping.url, settings.ELASTICSEARCH["URL"])
+    nodes_setting(stopping.url, conf.get().elasticsearch.url)
     for _ in range(6):
         assert search("zeppelin", use_cache=False).hits[0].title == "Shutting down zeppelin post"
     assert stopping.connections >= 1  # it was asked, and its 503 was retried on the real node
@@ -104,7 +104,7 @@ def test_one_node_means_no_retry(servers):
 
 
 def test_every_node_in_the_list_is_used(nodes_setting, es):  # es: a services test (it asks the real node)
-    real = settings.ELASTICSEARCH["URL"]
+    real = conf.get().elasticsearch.url
     from search.client import get_client
 
     nodes_setting(real, real.replace("127.0.0.1", "localhost"))
@@ -158,7 +158,7 @@ def test_a_node_lost_under_load_does_not_open_the_search_breaker(db, build_index
     make_post("Node loss zeppelin post")
     build_index()
     lost = servers("hang")
-    nodes_setting(lost.url, settings.ELASTICSEARCH["URL"])
+    nodes_setting(lost.url, conf.get().elasticsearch.url)
     outcomes = []
     for _ in range(12):
         try:

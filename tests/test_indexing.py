@@ -122,10 +122,12 @@ def restore_client():
     """Undo es_down inside a test (the fixture restores the original settings at teardown)."""
     from django.conf import settings
 
+    from search import conf
     from search.client import reset_client
     from search.sync import outbox
 
     settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "URL": _real_url(), "TIMEOUT": 2.0}
+    conf.reload()  # a plain assignment sends no setting_changed
     reset_client()
     outbox.breaker.reset()
 

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from insights import charts, clicks, reports, retention, tokens
 from insights.buffer import LogBuffer, buffer
 from insights.models import DailyStat, SearchClick, SearchLog
+from search import conf
 from tests.factories import make_comment, make_post
 
 REPORT = "/admin/insights/searchlog/report/"
@@ -292,7 +293,7 @@ def test_the_click_endpoint_refuses_ids_the_server_did_not_issue(client, corpus,
         f"{token}.{'0' * 12}.{issued}.{signature}",  # another search
         f"{token}.{search}.{int(issued, 16) + 1:x}.{signature}",  # another time
         f"{token}.{issued}.{signature}",  # the old three-part form
-        tokens.issue(now=time.time() - settings.INSIGHTS["CLICK_MAX_AGE_SECONDS"] - 120)[1],  # expired
+        tokens.issue(now=time.time() - conf.get().insights.click_max_age_seconds - 120)[1],  # expired
     ]
     for query_id in forged:
         assert click(client, query_id, 1, url).status_code == 400, query_id
@@ -302,7 +303,7 @@ def test_the_click_endpoint_refuses_ids_the_server_did_not_issue(client, corpus,
 @pytest.mark.django_db
 def test_the_click_endpoint_refuses_oversize_bodies(client, corpus, settings):
     data = api(client, "firefox")
-    limit = settings.INSIGHTS["CLICK_MAX_BYTES"]
+    limit = conf.get().insights.click_max_bytes
     body = f"id={data['query_id']}&pos=1&to={data['results'][0]['url']}&pad={'x' * limit}"
     response = client.post("/search/click", body, content_type="application/x-www-form-urlencoded")
     assert response.status_code == 413
@@ -460,8 +461,8 @@ def test_a_row_counting_several_searches_reports_exactly_as_a_row_per_search():
 def test_pruning_keeps_the_figures_of_rows_counting_several_searches(settings):
     log_searches(one_row_each=False)
     before = report_figures()[-1]
-    SearchLog.objects.update(created=Now() - timedelta(days=settings.INSIGHTS["RETENTION_DAYS"] + 2))
-    SearchClick.objects.update(created=Now() - timedelta(days=settings.INSIGHTS["RETENTION_DAYS"] + 2))
+    SearchLog.objects.update(created=Now() - timedelta(days=conf.get().insights.retention_days + 2))
+    SearchClick.objects.update(created=Now() - timedelta(days=conf.get().insights.retention_days + 2))
     old_day = SearchLog.objects.first().created.astimezone(UTC).date()
     kept = reports.daily(reports.Period(old_day, old_day))
     done = retention.prune()

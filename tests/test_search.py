@@ -5,6 +5,7 @@ import json
 import pytest
 from django.urls import reverse
 
+from search import conf
 from tests.factories import make_comment, make_post
 
 pytestmark = pytest.mark.django_db
@@ -194,7 +195,7 @@ def test_debug_table(client, corpus):
 
 
 def test_debug_table_never_shows_credentials(client, corpus, settings):
-    settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "URL": settings.ELASTICSEARCH["URL"].replace("://", "://elastic:hunter2@")}
+    settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "URL": conf.get().elasticsearch.url.replace("://", "://elastic:hunter2@")}
     from search.client import reset_client
 
     reset_client()

@@ -17,7 +17,6 @@ import time
 import unicodedata
 from dataclasses import dataclass, field
 
-from django.conf import settings
 from django.db import DatabaseError
 from elasticsearch import ApiError, TransportError
 
@@ -205,7 +204,7 @@ def search(
             return _cached(cached, result, started)
     if not breaker.allows():
         raise SearchUnavailable("Elasticsearch failed moments ago; not retrying yet")
-    executor = Executor(client or get_client(), deadline_seconds=cfg.serving.deadline_seconds, timeout_seconds=settings.ELASTICSEARCH["TIMEOUT"])
+    executor = Executor(client or get_client(), deadline_seconds=cfg.serving.deadline_seconds, timeout_seconds=cfg.elasticsearch.timeout)
     _guarded(result, executor, gen, detail=detail, snippets=snippets)
     result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
     if use_cache:
