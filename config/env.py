@@ -35,11 +35,6 @@ def env_bool(name: str, default: bool) -> bool:
     return default if raw is None else parse(name, raw, bool)
 
 
-def env_float(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    return default if raw is None else parse(name, raw, float)
-
-
 def env_int(name: str, default: int) -> int:
     raw = os.environ.get(name)
     return default if raw is None else parse(name, raw, int)

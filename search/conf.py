@@ -209,11 +209,19 @@ class ElasticsearchSettings:
         "Attempts after a connection error (never after a timeout), within the request's timeout; -1: one per other node in `url` (none with one node).",
         -1,
         env="ELASTICSEARCH_MAX_RETRIES",
+        min=-1,
     )
     retry_on_status: tuple = _doc('Answers that mean "this node cannot serve it now" (a node shutting down): tried elsewhere too.', (502, 503))
     min_attempt_seconds: float = _doc("No retry is started with less than this left of the request's timeout.", 0.05)
     dead_node_backoff: float = _doc("A node that failed is skipped this long, then twice as long ... while it keeps failing ...", 1.0)
     max_dead_node_backoff: float = _doc("... up to this long.", 30.0)
+
+    def __repr__(self) -> str:
+        """Never the credentials a node URL may carry (error pages and reports show locals)."""
+        from search.client import safe_url
+
+        shown = ", ".join(f"{f.name}={safe_url(self.url) if f.name == 'url' else getattr(self, f.name)!r}" for f in fields(self))
+        return f"ElasticsearchSettings({shown})"
 
 
 @dataclass(frozen=True)
@@ -295,20 +303,39 @@ def _coerce(key: str, f, value, problems: list[str]):
             problems.append(f"unknown tier {unknown[0]!r} in {key}")
             return None
         return MappingProxyType(dict(value))
-    kind = type(default)
-    if kind is tuple and isinstance(value, list):
-        value = tuple(value)
-    ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        value, ok = float(value), True
+    if isinstance(default, tuple):  # a list is taken for a tuple; its items have the defaults' type
+        return _coerce_items(key, default, value, problems)
+    value, ok = _as_kind(type(default), value)
     if not ok:
-        problems.append(f"{key} must be {kind.__name__}, not {value!r}")
+        problems.append(f"{key} must be {type(default).__name__}, not {value!r}")
         return None
-    choices = f.metadata.get("choices")
+    choices, least = f.metadata.get("choices"), f.metadata.get("min")
     if choices and value not in choices:
         problems.append(f"{key} must be one of {sorted(choices)}, not {value!r}")
         return None
+    if least is not None and value < least:
+        problems.append(f"{key} must be at least {least}, not {value!r}")
+        return None
     return value
+
+
+def _as_kind(kind: type, value) -> tuple[object, bool]:
+    """(value, whether it is of `kind`): an int is taken for a float, a bool never for a number."""
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value), True
+    return value, isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
+
+
+def _coerce_items(key: str, default: tuple, value, problems: list[str]):
+    if not isinstance(value, list | tuple):
+        problems.append(f"{key} must be a list, not {value!r}")
+        return None
+    kind = type(default[0]) if default else object
+    items = [_as_kind(kind, item) for item in value]
+    if not all(ok for _, ok in items):
+        problems.append(f"{key} must be a list of {kind.__name__}, not {value!r}")
+        return None
+    return tuple(item for item, _ in items)
 
 
 def build(overrides: Mapping, *, elasticsearch: Mapping | None = None, insights: Mapping | None = None) -> SearchSettings:
@@ -360,9 +387,15 @@ def reload() -> SearchSettings:
 
 def override(**changes) -> SearchSettings:
     """Set some overrides for the rest of this process (benchmarks and commands; tests use the
-    `settings` fixture) and rebuild the object. A dict setting (TYPO_COSTS, SUGGESTER) may name
-    only some of its parts."""
-    settings.SEARCH = {**(getattr(settings, "SEARCH", {}) or {}), **changes}
+    `settings` fixture) and rebuild the object: each key goes to the setting that holds its group
+    (SEARCH, ELASTICSEARCH or INSIGHTS; a key of none goes to SEARCH, whose check names it). A
+    dict setting (TYPO_COSTS, SUGGESTER) may name only some of its parts. A new connection
+    setting takes effect at the client's next request (search/client.py listens)."""
+    sources = {key: source for source in set(SOURCES.values()) for key in override_keys(source)}
+    for source in {sources.get(key, "SEARCH") for key in changes}:
+        mine = {key: value for key, value in changes.items() if sources.get(key, "SEARCH") == source}
+        setattr(settings, source, {**(getattr(settings, source, {}) or {}), **mine})
+        setting_changed.send(sender=override, setting=source, value=getattr(settings, source), enter=True)
     return reload()
 
 

@@ -32,7 +32,7 @@ from search.aliases import aliased_indices
 from search.client import get_client
 from search.documents import KINDS
 from search.models import DeadChange
-from search.querying.service import SearchUnavailable, search
+from search.querying.service import search
 from search.sync import outbox
 from search.sync.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning
 from tests.factories import make_comment, make_post
@@ -173,15 +173,19 @@ def es_script(action: str):
 
 
 def reader(stop: threading.Event, answered: list, failures: list, reasons: list):
-    """Searches all along, recording when each answered and when each failed."""
+    """Searches all along, recording when each answered and when each failed: a 503, any other
+    error (which must not end the reader quietly) or an answer without hits (the seed posts and
+    every new post match "chaos" or "zeppelin", so an empty page means lost shards)."""
     try:
         while not stop.is_set():
             try:
-                search("chaos zeppelin", use_cache=False)
+                result = search("chaos zeppelin", use_cache=False)
+                if not result.hits:
+                    raise LookupError(f"no hits (total {result.total})")
                 answered.append(time.monotonic())
-            except SearchUnavailable as exc:
+            except Exception as exc:  # noqa: BLE001 - every failure is recorded and fails the test outside its window
                 failures.append(time.monotonic())
-                reasons.append(str(exc)[:200])
+                reasons.append(f"{type(exc).__name__}: {str(exc)[:200]}")
             time.sleep(0.02)
     finally:
         connection.close()
@@ -246,11 +250,13 @@ def run_chaos(seed: int, build_index, capsys, node_fault) -> None:
             read_only(False, blocked)
         down, back, up = node_fault()
         reindex(outcomes)
-        time.sleep(max(0.0, SECONDS - (time.monotonic() - started)))
+        # The reader goes on for at least 2 s past the window in which a search may fail.
+        time.sleep(max(0.0, max(started + SECONDS, max(back, up) + 2.0) - time.monotonic()))
     finally:
         stop.set()
         for thread in threads:
             thread.join(60)
+    assert not [t.name for t in threads if t.is_alive()], "a writer or the reader never finished"
     log.info(
         "chaos seed %d: %d writes (%d refused), %d searches answered (%d during the fault), %d failed, reindex %s",
         seed,
@@ -263,6 +269,7 @@ def run_chaos(seed: int, build_index, capsys, node_fault) -> None:
     )
     assert counts["ok"] > 50, counts
     assert sum(down <= t <= back for t in answered + failures) > 10, "the reader did not search during the fault"
+    assert sum(t > max(back, up) for t in answered) > 10, "the reader did not search after the fault"
     outside = [round(t - down, 2) for t in failures if not down <= t <= up]
     assert outside == [], (len(outside), outside[:3], outside[-3:], round(up - down, 2), reasons[:3], outcomes)
     time.sleep(MAX_SCHEDULE_AHEAD + 0.5)  # every scheduled post is due now

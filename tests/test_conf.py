@@ -74,6 +74,11 @@ def test_the_connection_and_the_search_log_are_typed_too():
     assert "settings.SEARCH: unknown key 'TIMEOUT'" in message  # a connection key in the wrong dict
     assert "settings.ELASTICSEARCH: unknown key 'TIMOUT'" in message
     assert "settings.INSIGHTS: ENABLED must be bool, not 'no'" in message
+    with pytest.raises(ImproperlyConfigured) as raised:
+        conf.build({"BLOCKED_RETRY_DELAYS": ("1",)}, elasticsearch={"RETRY_ON_STATUS": ["503"], "MAX_RETRIES": -5})
+    message = str(raised.value)
+    assert "RETRY_ON_STATUS must be a list of int, not ['503']" in message  # would never match a status
+    assert "BLOCKED_RETRY_DELAYS must be a list of float" in message and "MAX_RETRIES must be at least -1, not -5" in message
     environ = {"ELASTICSEARCH_URL": "http://es:9200", "ELASTICSEARCH_MAX_RETRIES": "0", "INSIGHTS_ENABLED": "0", "SEARCH_PAGE_FACETS": "0"}
     assert conf.overrides_from_environment(environ, source="ELASTICSEARCH") == {"URL": "http://es:9200", "MAX_RETRIES": 0}
     assert conf.overrides_from_environment(environ, source="INSIGHTS") == {"ENABLED": False}
@@ -101,3 +106,20 @@ def test_the_documented_table_is_the_object():
     `python -m search.conf > ...` (see the file) when a tunable changes."""
     text = (ROOT / "docs" / "configuration.md").read_text()
     assert conf.documented_table() in text
+
+
+def test_the_connection_settings_never_show_credentials():
+    """Error pages and reports show a frame's locals: the settings object is one of them."""
+    shown = repr(conf.build({}, elasticsearch={"URL": "http://elastic:hunter2@es:9200"}).elasticsearch)
+    assert "hunter2" not in shown and "http://es:9200" in shown and "timeout=1.0" in shown
+
+
+def test_override_sends_each_key_to_its_setting(settings):
+    settings.SEARCH, settings.ELASTICSEARCH, settings.INSIGHTS = {}, {}, {}
+    from search.client import get_client
+
+    before = get_client()
+    built = conf.override(PAGE_SIZE=4, TIMEOUT=2.5, REPORT_ROWS=2)
+    assert (built.serving.page_size, built.elasticsearch.timeout, built.insights.report_rows) == (4, 2.5, 2)
+    assert (settings.SEARCH, settings.ELASTICSEARCH, settings.INSIGHTS) == ({"PAGE_SIZE": 4}, {"TIMEOUT": 2.5}, {"REPORT_ROWS": 2})
+    assert get_client() is not before  # the connection setting reached the client
