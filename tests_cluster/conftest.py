@@ -4,6 +4,7 @@ author saving posts, all real processes and threads."""
 
 import os
 import subprocess
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from django.db import connection
 
 from bench.servers import free_port, start_gunicorn, stop_process_group
 from search.client import get_client
-from tests.conftest import build_index, es, fresh_process_state, search_test_prefix, test_indices_never_the_sites  # noqa: F401 - shared fixtures
+from tests.conftest import build_index, fresh_process_state, search_test_prefix, test_indices_never_the_sites  # noqa: F401 - shared fixtures
 from tests.helpers import TEST_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,9 +82,35 @@ def _test_prefix(search_test_prefix):  # noqa: F811
     """Every cluster test uses the services: the test index prefix, never the dev site's indices."""
 
 
+@pytest.fixture
+def es():
+    """The tests' own client for looking at and steering the cluster (indices, shards, allocation):
+    the app's nodes and retries, with a long timeout. Production's 1 s is for readers' searches;
+    on this shared machine a cluster-settings update beside the load benchmark took longer, and
+    the test then failed on its own bookkeeping, not on anything a reader would see."""
+    return get_client().options(request_timeout=60)
+
+
+@contextmanager
+def running(args: list[str], env: dict):
+    """A child process (stdout and stderr piped together, text), killed if it is still running
+    when the block ends: a failed test must not leave a `reindex` holding the rebuild's lock for
+    the next tests."""
+    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 @pytest.fixture(autouse=True)
 def cluster_green():
-    """Every test starts and ends on a green cluster with all its nodes."""
-    health = get_client().options(request_timeout=200).cluster.health(wait_for_status="green", wait_for_nodes=NODES, timeout="180s")
+    """Every test starts and ends on a green cluster with all its nodes, and leaves replica
+    allocation on (a test that paused it and failed must not starve the next ones)."""
+    admin = get_client().options(request_timeout=200)
+    health = admin.cluster.health(wait_for_status="green", wait_for_nodes=NODES, timeout="180s")
     assert not health["timed_out"], health
     yield
+    admin.cluster.put_settings(persistent={"cluster.routing.allocation.enable": None})

@@ -13,8 +13,8 @@ import pytest
 from django.conf import settings as django_settings
 
 from search.aliases import alias_name
-from search.client import get_client, reset_client
-from tests.test_chaos import CHAOS_SETTINGS, SECONDS, run_chaos
+from search.client import reset_client
+from tests.test_chaos import CHAOS_SETTINGS, SECONDS, admin, run_chaos
 from tests.test_never_lose import poison  # noqa: F401 - the fixture: "Poison ..." titles break the mapping
 from tests_cluster.conftest import cluster
 from tests_cluster.test_cluster import _TIMEOUT, node_of_primary
@@ -26,7 +26,7 @@ def node_killed_and_started() -> tuple[float, float, float]:
     """The node holding the posts' primary is killed (writes must fail over too), the cluster runs
     on two nodes for a while, then the node is started and the cluster is green again. No failed
     search is allowed: the window returned ends before the kill."""
-    victim = node_of_primary(get_client(), alias_name("posts"))
+    victim = node_of_primary(admin(), alias_name("posts"))
     killed = time.monotonic()
     os.kill(int(cluster("pid", str(victim))), signal.SIGKILL)
     time.sleep(max(3.0, SECONDS * 0.2))  # writes and searches go on with a node missing

@@ -9,7 +9,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import time
 import urllib.request
@@ -25,7 +24,7 @@ from search.aliases import alias_name, aliased_indices
 from search.models import PendingChange
 from search.sync.readiness import IndicesNotReady
 from tests.factories import admin_post_form, make_post
-from tests_cluster.conftest import NODES, ROOT, app_env, cluster
+from tests_cluster.conftest import NODES, app_env, cluster, running
 from tests_cluster.workload import Author, SearchLoad, differences, make_corpus
 
 log = logging.getLogger(__name__)
@@ -111,24 +110,22 @@ def test_reindex_on_the_cluster_swaps_only_when_the_new_indices_are_ready(es, bu
     env = app_env(SEARCH_READY_TIMEOUT="120")
     with SearchLoad(server, readers=2) as load:
         set_allocation(es, "primaries")
-        try:
-            proc = subprocess.Popen(
-                [sys.executable, "manage.py", "reindex", "--no-progress"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-            )
-            deadline = time.monotonic() + 60
-            while True:  # until both new indices are loaded and the command waits for them
-                new = set(es.indices.get(index=f"{alias_name('comments')}-2*").body) - set(before["comments"])
-                if new:
-                    break
-                assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read()
-                time.sleep(0.2)
-            time.sleep(3)
-            assert proc.poll() is None, "reindex swapped to indices whose replicas were never placed"
-            assert {kind: aliased_indices(es, kind) for kind in before} == before
-            assert es.cluster.health(index=",".join(new))["status"] == "yellow"
-        finally:
-            set_allocation(es, None)
-        output, _ = proc.communicate(timeout=180)
+        with running([sys.executable, "manage.py", "reindex", "--no-progress"], env) as proc:
+            try:
+                deadline = time.monotonic() + 60
+                while True:  # until both new indices are loaded and the command waits for them
+                    new = set(es.indices.get(index=f"{alias_name('comments')}-2*").body) - set(before["comments"])
+                    if new:
+                        break
+                    assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read()
+                    time.sleep(0.2)
+                time.sleep(3)
+                assert proc.poll() is None, "reindex swapped to indices whose replicas were never placed"
+                assert {kind: aliased_indices(es, kind) for kind in before} == before
+                assert es.cluster.health(index=",".join(new))["status"] == "yellow"
+            finally:
+                set_allocation(es, None)
+            output, _ = proc.communicate(timeout=180)
         assert proc.returncode == 0, output
         time.sleep(1)
     after = {kind: aliased_indices(es, kind) for kind in before}

@@ -11,7 +11,7 @@ import math
 import threading
 import time
 
-from elasticsearch import ConnectionTimeout
+from elasticsearch import ConnectionTimeout, TransportError
 
 from search import process
 from search.aliases import alias_name
@@ -23,6 +23,20 @@ class DeadlineExceeded(ConnectionTimeout):
 
     def __init__(self, message: str):
         super().__init__(message)
+
+
+class PartialAnswer(TransportError):
+    """Elasticsearch answered without some shards' documents, twice (a transport error: the
+    breaker counts it, the reader gets a 503, nothing is cached)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+
+
+def failed_shards(response: dict) -> int:
+    """How many shards an answer lacks. A copy lost between the query and the fetch phase (a node
+    killed mid-request) leaves an answer whose counts look whole and whose hits are missing."""
+    return int(response.get("_shards", {}).get("failed", 0) or 0)
 
 
 _timed: dict[tuple[int, float], tuple] = {}
@@ -70,7 +84,19 @@ class Executor:
         self.requests: list[dict] = []
 
     def search(self, body: dict, *, kinds=KINDS) -> dict:
-        """One request to the aliases of `kinds` (both by default)."""
+        """One request to the aliases of `kinds` (both by default); asked once more, within the
+        deadline, when the answer lacks shards: by then the coordinating node routes to a live
+        copy (measured on the three-node cluster: one such answer 0.11 s after a node was
+        killed, "no hits" with a count of 28). A second partial answer is an error, never shown
+        as if whole, nor cached."""
+        response = self._send(body, kinds)
+        if failed_shards(response):
+            response = self._send(body, kinds)
+            if failed_shards(response):
+                raise PartialAnswer(f"{failed_shards(response)} shard(s) failed twice: {response['_shards'].get('failures', [])[:1]}")
+        return response
+
+    def _send(self, body: dict, kinds) -> dict:
         left = self.deadline - self.clock()
         if left <= 0:
             raise DeadlineExceeded("the search's time budget is spent")
