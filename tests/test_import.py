@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from blog.models import Comment, Post
+from search.models import PendingChange
 
 pytestmark = pytest.mark.django_db
 
@@ -62,12 +63,17 @@ def test_import_keeps_ids_and_is_idempotent(tmp_path, capsys):
     assert Comment.objects.get(id=6).parent_id == 5
     assert Comment.objects.get(id=5).approved
 
-    # Change a title in the file and re-run: the row is updated, nothing is duplicated.
+    # Change a title in the file and re-run: that row is updated, nothing is duplicated, and the
+    # rows the file holds as they are are not written again (no outbox entry, `modified` kept).
+    untouched = Post.objects.get(id=20).modified
+    PendingChange.objects.all().delete()
     path = write(tmp_path, [post_row(10, title="New title"), post_row(20)], [comment_row(5, 10), comment_row(6, 10, parent_id=5)])
     out = run(path, capsys).out
-    assert "0 new, 2 updated" in out
+    assert "1 posts (0 new, 1 updated, 1 unchanged" in out and "0 comments (0 new, 0 updated, 2 unchanged" in out
     assert Post.objects.count() == 2 and Comment.objects.count() == 2
-    assert Post.objects.get(id=10).title == "New title"
+    assert Post.objects.get(id=10).title == "New title" and Post.objects.get(id=20).modified == untouched
+    assert {(c.kind, c.object_id) for c in PendingChange.objects.all()} >= {("post", 10)}
+    assert not PendingChange.objects.filter(kind="post", object_id=20).exists()
 
 
 def test_repeated_slugs_are_made_unique_and_stay_stable(tmp_path, capsys):
@@ -146,7 +152,7 @@ def test_reimport_keeps_rows_edited_on_the_site_unless_overwrite(tmp_path, capsy
         tmp_path, [post_row(1, title="Title from the file"), post_row(2, title="Changed in the file")], [comment_row(1, 1, comment="Original rude words")]
     )
     out = run(path, capsys).out
-    assert "1 updated, 1 kept as edited on the site" in out
+    assert "1 updated, 0 unchanged, 1 kept as edited on the site" in out
     assert Post.objects.get(id=1).title == "Corrected in the admin"
     assert Post.objects.get(id=2).title == "Changed in the file"
     assert Comment.objects.get(id=1).comment == "Redacted by a moderator"

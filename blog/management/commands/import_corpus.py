@@ -33,9 +33,9 @@ class Command(BaseCommand):
         elapsed = time.perf_counter() - started
         self.stdout.write(
             self.style.SUCCESS(
-                f"Imported {posts.created + posts.updated} posts ({posts.created} new, {posts.updated} updated, "
+                f"Imported {posts.created + posts.updated} posts ({posts.created} new, {posts.updated} updated, {posts.unchanged} unchanged, "
                 f"{posts.kept} kept as edited on the site, {posts.skipped} skipped) and "
-                f"{comments.created + comments.updated} comments ({comments.created} new, {comments.updated} updated, "
+                f"{comments.created + comments.updated} comments ({comments.created} new, {comments.updated} updated, {comments.unchanged} unchanged, "
                 f"{comments.kept} kept as edited on the site, {comments.skipped} skipped) in {elapsed:.1f}s."
             )
         )
