@@ -175,25 +175,22 @@ class SlugAllocator:
         return f"{base}-{post.id}-{n}"
 
 
-def _unchanged(model, objs: list, fields: list[str]) -> set[int]:
-    """Ids of the rows among `objs` whose stored values are the file's (`modified` aside).
-    Writing them again would change nothing but `modified`, and wake the search sync for every
-    row of a re-imported corpus (9,000 outbox entries for the shared corpus)."""
-    columns = [model._meta.get_field(f).attname for f in fields if f != "modified"]  # post -> post_id
-    stored = {row[0]: row[1:] for row in model.objects.filter(id__in=[o.id for o in objs]).values_list("id", *columns)}
-    return {o.id for o in objs if stored.get(o.id) == tuple(getattr(o, c) for c in columns)}
-
-
 def _upsert(model, objs: list, fields: list[str], report: Report, *, overwrite: bool = False) -> None:
-    # Locked, so that an edit on the site cannot slip in between this check and the write.
-    existing = dict(model.objects.select_for_update().filter(id__in=[o.id for o in objs]).values_list("id", "edited_on_site"))
+    """Writes `objs` over their rows, but for rows edited on the site (unless `overwrite`) and rows
+    whose stored values are the file's (`modified` aside): writing those again would change
+    nothing but `modified` and wake the search sync for every row of a re-imported corpus (9,000
+    outbox entries for the shared corpus)."""
     if overwrite:
         fields = fields + MODERATION_FIELDS[model] + ["edited_on_site"]
-    else:
-        kept = {pk for pk, edited in existing.items() if edited}
+    columns = [model._meta.get_field(f).attname for f in fields if f != "modified"]  # post -> post_id
+    # Locked, so that an edit on the site cannot slip in between this check and the write.
+    rows = model.objects.select_for_update().filter(id__in=[o.id for o in objs]).values_list("id", "edited_on_site", *columns)
+    existing = {row[0]: row for row in rows}
+    if not overwrite:
+        kept = {pk for pk, row in existing.items() if row[1]}
         objs = [o for o in objs if o.id not in kept]
         report.kept += len(kept)
-    same = _unchanged(model, [o for o in objs if o.id in existing], fields)
+    same = {o.id for o in objs if o.id in existing and existing[o.id][2:] == tuple(getattr(o, c) for c in columns)}
     objs = [o for o in objs if o.id not in same]
     report.unchanged += len(same)
     if objs:
