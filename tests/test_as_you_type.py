@@ -71,3 +71,20 @@ def test_a_finished_and_an_unfinished_query_are_cached_apart(blog):
     assert unfinished.hits[0].post_id == blog["extension"].pk
     assert not finished.cached and finished.completing is False
     assert search("firefox ext").cached and search("firefox ext").completing
+
+
+def test_a_completion_outranks_a_correction_that_shares_the_typed_words_stem(build_index):
+    """"elastics" is no word of the blog: its completion "elasticsearch" must come first. The
+    correction "elastic" also reaches a stemmed tier through what was typed (the stem of "elastics"
+    is "elastic"); a completion that collected only the exact tier lost to it and showed "Showing
+    results for elastic"."""
+    wanted = make_post("Elasticsearch percolator", "Stored queries matched against new documents.")
+    make_post("Elastic bands", "Stretchy elastic for the office.")
+    for i in range(3):  # "elastic" is a known, frequent word: a strong correction
+        make_post(f"Elastic load balancing {i}", "elastic capacity, elastic scaling")
+    make_post("Plastic toys", "plastic")  # more corrections: the first one's weight grows with their number
+    make_post("Classics of computing", "classics")
+    build_index()
+    result = search("elastics", use_cache=False)
+    assert result.hits[0].post_id == wanted.pk
+    assert result.showing_for == ""

@@ -330,7 +330,12 @@ def test_completion_clauses_follow_each_alternative_that_kept_the_last_word():
     assert clauses["alt0c.title.exact.phrase"]["filter"] == {"match_phrase_prefix": {"title.exact": {"query": "mozila firef", "max_expansions": 200}}}
     assert clauses["alt1c.title.exact.words"]["filter"] == {"match_bool_prefix": {"title.exact": {"query": "mozilla firef", "operator": "and"}}}
     assert "alt2c.title.exact.phrase" not in clauses  # "fire" replaced the typed last word: no completion
-    assert "alt0c.title.stem.phrase" not in clauses  # no completion of stems
+    # "mozilla fire" corrects the last word: a title holding the completion holds its stem too, so
+    # the stemmed tiers repeat the clause (else the correction could outrank the completions).
+    assert clauses["alt0c.title.stem.phrase"]["filter"] == clauses["alt0c.title.exact.phrase"]["filter"]
+    assert clauses["alt1c.title.stem.words"]["filter"] == clauses["alt1c.title.exact.words"]["filter"]
+    assert clauses["alt0c.title.stem.phrase"]["boost"] == round(TIERS["title.stem.phrase"] * 0.9, 4)
+    assert not any(name.startswith("alt0c.body") or name.startswith("alt0c.all") for name in clauses)  # titles only
     w = weights(alts)
     assert clauses["alt1c.title.exact.phrase"]["boost"] == round(TIERS["title.exact.phrase"] * w[1] * 0.9, 4)
     # What was typed, then its completion, then the correction, within a tier.
@@ -343,6 +348,20 @@ def test_one_unfinished_word_is_a_prefix_query_and_no_completion_without_the_wei
     assert "alt0c.title.exact.phrase" in names
     body = next(c for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"] if c["constant_score"]["_name"] == "alt0c.title.exact.phrase")
     assert body["constant_score"]["filter"] == {"prefix": {"title.exact": {"value": "firef"}}}
+    assert "alt0c.title.exact.words" not in names  # one word: no words tiers
+    assert "alt0c.title.stem.phrase" not in names  # no correction of the last word competes
+
+
+def test_the_stemmed_tiers_repeat_a_completion_only_when_a_correction_of_the_last_word_competes():
+    def names(alts):
+        q = build_query(alts, tiers=TIERS, title_boost=2, relevance_weight=0.01, completion_weight=0.9)
+        return {c["constant_score"]["_name"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
+
+    corrected = names([Alternative(1.1, "elastics", typed=True), Alternative(0.9, "elastic")])
+    assert {"alt0c.title.exact.phrase", "alt0c.title.stem.phrase"} <= corrected
+    kept = names([Alternative(1.1, "mozila ext", typed=True), Alternative(0.9, "mozilla ext")])
+    assert {"alt0c.title.exact.words", "alt1c.title.exact.words"} <= kept
+    assert not any(".stem." in n for n in kept if "c." in n)  # the last word is never corrected: no copies
     plain = build_query([Alternative(1.1, "Firef", typed=True)], tiers=TIERS, title_boost=2, relevance_weight=0.01)
     assert "c." not in str([c["constant_score"]["_name"] for d in plain["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]])
 

@@ -116,21 +116,33 @@ def last_word(text: str) -> str:
     return found[-1].lower() if found else ""
 
 
-def _completion_clauses(text: str) -> dict[str, dict]:
+def _completion_clauses(text: str, *, stems: bool) -> dict[str, dict]:
     """The title tiers of one alternative whose last word may be unfinished: that word as the
     start of a longer one ("firefox ext" -> "firefox extension"). Titles only: a prefix expands
     to every word it starts, which over the titles' words is cheap and over the bodies' doubled a
     correctly spelled query's Elasticsearch time (bench/es_cost.py); the bodies still match the
-    words typed so far. Stemmed tiers have no completion: a stem's prefix means nothing typed."""
+    words typed so far.
+
+    With `stems`, the stemmed title tiers repeat the exact prefix clauses (a stem's prefix means
+    nothing typed): a title holding a word as written holds its stem too, and a document collects
+    every tier below its best one, which is what the tiers' order rests on. Without them a
+    completion collected only the exact tier, and a correction of the last word that also reached a
+    stemmed tier through what was typed outranked every completion ("elastics": its stem is
+    "elastic", in a title the correction "elastic" also put in the exact tier) and showed "Showing
+    results for elastic". Only then are they needed (build_query asks for them when some
+    alternative corrects the last word): they cost 6-9% of the Elasticsearch time of a query whose
+    last word is known (bench/es_cost.py-style, interleaved). In a stemmed tier's dis_max the typed
+    word's own stemmed match still counts once ("agent" keeps "Agent" above "Agents")."""
     field = f"{TITLE}.{EXACT}"
     *head, last = text.split()
     if not head:  # one word: a prefix query, which (unlike a phrase prefix) never stops expanding early
-        return {"title.exact.phrase": {"prefix": {field: {"value": last.lower()}}}}
+        started = {"prefix": {field: {"value": last.lower()}}}
+        return {"title.exact.phrase": started, **({"title.stem.phrase": started} if stems else {})}
     words = " ".join([*(w for w in head if not is_stop_word(w)), last])
-    return {
-        "title.exact.phrase": {"match_phrase_prefix": {field: {"query": text, "max_expansions": PREFIX_EXPANSIONS}}},
-        "title.exact.words": {"match_bool_prefix": {field: {"query": words, "operator": "and"}}},
-    }
+    phrase = {"match_phrase_prefix": {field: {"query": text, "max_expansions": PREFIX_EXPANSIONS}}}
+    every = {"match_bool_prefix": {field: {"query": words, "operator": "and"}}}
+    clauses = {"title.exact.phrase": phrase, "title.exact.words": every}
+    return {**clauses, "title.stem.phrase": phrase, "title.stem.words": every} if stems else clauses
 
 
 def _some_words(words: str, i: int, *, title_boost: float, boost: float) -> dict:
@@ -156,6 +168,8 @@ def build_query(
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
     relevance = []
     typed_last = last_word(without_symbols(alternatives[0].text)) if alternatives else ""
+    # A correction of the last word competes with its completions (_completion_clauses).
+    last_corrected = any(last_word(without_symbols(alt.text)) != typed_last for alt in alternatives[1:])
     for i, (alt, w) in enumerate(zip(alternatives, weights(alternatives), strict=True)):
         text = without_symbols(alt.text)
         if not text:
@@ -166,7 +180,7 @@ def build_query(
                 continue
             by_tier[tier].append({"constant_score": {"filter": clause, "boost": round(tiers[tier] * w, 4), "_name": f"alt{i}.{tier}"}})
         if completion_weight and last_word(text) == typed_last:
-            for tier, clause in _completion_clauses(text).items():
+            for tier, clause in _completion_clauses(text, stems=last_corrected).items():
                 if tier in tiers:
                     boost = round(tiers[tier] * w * completion_weight, 4)
                     by_tier[tier].append({"constant_score": {"filter": clause, "boost": boost, "_name": f"alt{i}{COMPLETED}.{tier}"}})
