@@ -74,7 +74,7 @@ def test_a_finished_and_an_unfinished_query_are_cached_apart(blog):
 
 
 def test_a_completion_outranks_a_correction_that_shares_the_typed_words_stem(build_index):
-    """"elastics" is no word of the blog: its completion "elasticsearch" must come first. The
+    """`elastics` is no word of the blog: its completion "elasticsearch" must come first. The
     correction "elastic" also reaches a stemmed tier through what was typed (the stem of "elastics"
     is "elastic"); a completion that collected only the exact tier lost to it and showed "Showing
     results for elastic"."""
