@@ -29,9 +29,10 @@ from pathlib import Path
 
 MAX_EXPECTED = 3
 MIN_WORD = 4
-# Title tokens roughly as Elasticsearch's standard tokenizer makes them: "node.js", "don't",
-# "pragma_function_list" and "o3" stay whole; a possessive 's is dropped ("kirby's" is the word "kirby"), as the index does.
-WORD = re.compile(r"[a-z0-9_]+(?:[.'’][a-z0-9_]+)*")
+# Title tokens roughly as our analyzers make them: "don't", "pragma_function_list" and "o3" stay
+# whole, a dot or a colon splits ("node.js" is node, js: search/documents.py); a possessive 's is
+# dropped ("kirby's" is the word "kirby"), as the index does.
+WORD = re.compile(r"[a-z0-9_]+(?:['’][a-z0-9_]+)*")
 POSSESSIVE = re.compile(r"['’]s$")
 
 

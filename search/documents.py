@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from enum import StrEnum
 
-from elasticsearch.dsl import Date, Document, Index, Keyword, Long, Text, analyzer, token_filter
+from elasticsearch.dsl import Date, Document, Index, Keyword, Long, Text, analyzer, char_filter, token_filter
 
 from search import conf
 from search.stopwords import STOP_WORDS
@@ -53,17 +53,27 @@ english_stop = token_filter("english_stop", type="stop", stopwords=list(STOP_WOR
 # The stemmer is chosen by measurement (index.stemmer; docs/search.md, Analysis).
 english_stemmer = token_filter("english_stemmer", type="stemmer", language=conf.get().index.stemmer)
 
+# A dot or a colon between letters splits words. The standard tokenizer keeps "node.js",
+# "Amazon.com", "window.onload" and "Wikipedia:Canvassing" whole (Unicode's word-break rules join
+# letters across them), so "node js", "amazon" or "wikipedia canvassing" found no such title; and
+# a reader's own words are split at the same characters (search/querying/suggestions.py words()),
+# so what was typed and what is indexed agree. The only characters mapped: one for one, the offsets
+# (highlighting) stay exact.
+WORD_JOINS = ".:"
+word_joins = char_filter("word_joins", type="mapping", mappings=[f"{ch} => \\u0020" for ch in WORD_JOINS])
+
 # Matching for recall: stemmed, stop words removed, accents folded.
 english_text = analyzer(
     "english_text",
     tokenizer="standard",
+    char_filter=[word_joins],
     filter=[english_possessive, "lowercase", english_stop, "asciifolding", english_stemmer],
 )
 # The words as written in the blog (lowercased and folded, possessive 's dropped, stop words kept):
 # the exact tier of the query ranks them above stem-only matches, and the term suggesters propose
 # these words, so a reader is offered words they recognise, never stems. "Kirby's" is the word
 # "kirby" as written; without the possessive filter a reader typing "kirby" would miss it.
-exact_text = analyzer("exact_text", tokenizer="standard", filter=[english_possessive, "lowercase", "asciifolding"])
+exact_text = analyzer("exact_text", tokenizer="standard", char_filter=[word_joins], filter=[english_possessive, "lowercase", "asciifolding"])
 
 
 def searchable(**kwargs) -> Text:

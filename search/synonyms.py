@@ -25,7 +25,8 @@ from search import process
 log = logging.getLogger(__name__)
 
 # A word of a rule, and of a query a rule rewrites (search/querying/expand.py): one definition.
-WORD = re.compile(r"[^\W_]+(?:['.+#-][^\W_]+)*[+#]*", re.UNICODE)
+# A dot splits words, as in the analyzers (search/documents.py): "node.js" is the words node, js.
+WORD = re.compile(r"[^\W_]+(?:['+#-][^\W_]+)*[+#]*", re.UNICODE)
 MAX_WORDS = 4  # per side: a rule names a term, not a sentence
 
 

@@ -88,3 +88,19 @@ def test_a_completion_outranks_a_correction_that_shares_the_typed_words_stem(bui
     result = search("elastics", use_cache=False)
     assert result.hits[0].post_id == wanted.pk
     assert result.showing_for == ""
+
+
+def test_a_dot_or_a_colon_between_letters_splits_words_in_the_index_and_in_the_query(build_index):
+    """The standard tokenizer alone keeps "Node.js" and "Wikipedia:Canvassing" whole, so `node js`
+    and `wikipedia canvassing` found no such title. The analyzers split there, and so does the
+    query's own word splitting: typed either way, as a whole query or as you type, the title is found."""
+    node = make_post("Writing Node.js addons in Rust", "Native modules.")
+    canvassing = make_post("Wikipedia:Canvassing", "A guideline about notices.")
+    make_post("Nodes and edges", "Graphs, with a js library.")
+    build_index()
+    for query in ("node js addons", "node.js addons", "node js add", "nod.js addons"):
+        assert first(query) == node.pk, query
+    for query in ("wikipedia canvassing", "Wikipedia:Canvassing", "wikipedia canv", "wikipedia:canv"):
+        assert first(query) == canvassing.pk, query
+    html = search("node js addons", use_cache=False).hits[0].title_html
+    assert "<mark>Node</mark>.<mark>js</mark>" in html  # the offsets are those of the title as written

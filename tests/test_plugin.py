@@ -37,6 +37,15 @@ def test_html_strip_char_filter(es):
     assert tokens(es, tokenizer="standard", char_filter=["html_strip"], text="<p>hello <b>world</b> &amp; more</p>") == ["hello", "world", "more"]
 
 
+def test_mapping_char_filter_with_the_full_distributions_rule_syntax(es):
+    rules = {"type": "mapping", "mappings": [". => \\u0020", ": => \\u0020", "ph => f"]}
+    analyzed = es.indices.analyze(tokenizer="standard", char_filter=[rules], text="Node.js Wikipedia:Canvassing phone")["tokens"]
+    assert [t["token"] for t in analyzed] == ["Node", "js", "Wikipedia", "Canvassing", "fone"]
+    assert [(t["start_offset"], t["end_offset"]) for t in analyzed[:2]] == [(0, 4), (5, 7)]  # offsets of the text as written
+    with pytest.raises(Exception, match="mappings"):  # no rules: refused, as the full distribution does
+        es.indices.analyze(tokenizer="standard", char_filter=[{"type": "mapping"}], text="x")
+
+
 def test_edge_ngram(es):
     grams = {"type": "edge_ngram", "min_gram": 2, "max_gram": 4}
     assert tokens(es, tokenizer="standard", filter=["lowercase", grams], text="Firefox") == ["fi", "fir", "fire"]
@@ -61,6 +70,9 @@ def test_our_index_analyzers(es):
         assert tokens(es, index=name, analyzer="english_text", text="How to use Firefox's Extensions") == ["use", "firefox", "extension"]
         # The words as written: lowercased, folded, the possessive dropped, stop words kept, no stemming.
         assert tokens(es, index=name, analyzer="exact_text", text="How to use Firefox's Cafés") == ["how", "to", "use", "firefox", "cafes"]
+        # A dot or a colon between letters splits a word (the standard tokenizer alone keeps them whole).
+        assert tokens(es, index=name, analyzer="exact_text", text="Node.js Wikipedia:Canvassing") == ["node", "js", "wikipedia", "canvassing"]
+        assert tokens(es, index=name, analyzer="english_text", text="window.onload") == ["window", "onload"]
     finally:
         es.indices.delete(index=name)
 

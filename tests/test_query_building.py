@@ -315,7 +315,8 @@ def test_highlighting_uses_one_plain_query_of_the_alternatives_distinct_words():
     [
         ("-".join("abcdefghijklmnopqrstuvwxyz"), "-".join("abcdefghijkl")),  # one "word", 26 tokens
         ("数" * 200, "数" * 12),  # every ideograph is a token
-        ("node.js don't a b c d e f g h i j k", "node.js don't a b c d e f g h i j"),  # joined tokens count once
+        ("don't a b c d e f g h i j k l", "don't a b c d e f g h i j k"),  # an apostrophe joins: one token
+        ("node.js a b c d e f g h i j k", "node.js a b c d e f g h i j"),  # a dot splits: two tokens
         ("short query", "short query"),
     ],
 )
@@ -383,3 +384,10 @@ def test_the_best_match_of_a_page_is_the_best_tier_then_the_best_alternative():
     assert best_match([newest, best]) is best
     assert best_match([newest, best, typed]) is typed  # same tier: what was typed first
     assert best_match([{"_id": "4"}, {"_id": "5"}])["_id"] == "4"  # nothing named: the first
+
+
+@pytest.mark.parametrize("typed", [":", ".", "..:", "a:"])
+def test_a_query_of_only_dots_or_colons_has_no_word_to_complete(typed):
+    q = build_query([Alternative(1.1, typed, typed=True)], tiers=TIERS, title_boost=2, relevance_weight=0.01, completion_weight=0.9)
+    names = [c["constant_score"]["_name"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]]
+    assert ("alt0c.title.exact.phrase" in names) == (typed == "a:")  # "a:" is the word "a", unfinished

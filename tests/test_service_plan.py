@@ -14,6 +14,7 @@ from search import conf, generation, synonyms, vocabulary
 from search.querying import plan, service
 from search.querying.executor import DeadlineExceeded, Executor
 from search.querying.service import SearchUnavailable, search
+from search.querying.suggestions import words
 
 
 class Response:
@@ -242,14 +243,14 @@ def test_an_answer_after_the_deadline_is_a_timeout_that_counts_as_a_failure(offl
     assert not service.breaker.allows()
 
 
-def test_words_joined_by_a_dot_apostrophe_or_underscore_are_known_as_written(settings):
+def test_words_joined_by_an_apostrophe_or_underscore_are_known_as_written_and_a_dot_splits(settings):
     pytest.importorskip("lexicon")
-    known = vocabulary.from_words(dict.fromkeys(["don't", "node.js", "mod_python", "1.0", "kirby's"], (3, 3, 0)))
-    # Known as written: the first four.
-    assert plan.unknown_words("Don't node.js MOD_PYTHON 1.0", known, conf.get()) == []
-    # Left to Elasticsearch: a possessive (the filter cuts "'s"), an unknown word, a hyphen (two
-    # tokens) and a leading dot.
-    assert plan.unknown_words("kirby's node.jss don't-care .node.js", known, conf.get()) == [0, 1, 2, 3]
+    known = vocabulary.from_words(dict.fromkeys(["don't", "node", "mod_python", "kirby's", "wikipedia", "canvassing"], (3, 3, 0)))
+    # Known as written: don't, mod_python; a dot or a colon splits words as the analyzers do
+    # ("node.js" is node and js, "1.0" two numbers, "Wikipedia:Canvassing" two known words).
+    assert plan.unknown_words("Don't node.js MOD_PYTHON 1.0 Wikipedia:Canvassing", known, conf.get()) == []
+    # Left to Elasticsearch: a possessive (the filter cuts "'s"), an unknown word, a hyphen (two tokens).
+    assert [words(q)[i][2] for q in ["kirby's node.jss don't-care .node"] for i in plan.unknown_words(q, known, conf.get())] == ["kirby's", "jss", "don't-care"]
 
 
 def partial(body: dict) -> dict:

@@ -24,14 +24,15 @@ from search.documents import SUGGESTER_FIELDS
 from search.querying.suggestions import KNOWN_WORDS, words
 from search.vocabulary import NO_COUNTS, documents_holding
 
-# ASCII letters and digits joined by characters the standard tokenizer keeps inside a word.
-JOINED = re.compile(r"[A-Za-z0-9]+(?:[._'][A-Za-z0-9]+)+")
+# ASCII letters and digits joined by characters the standard tokenizer keeps inside a word (a dot
+# or a colon no longer join: the analyzers split there, search/documents.py).
+JOINED = re.compile(r"[A-Za-z0-9]+(?:[_'][A-Za-z0-9]+)+")
 TITLE = 0  # the counts' position of the title (SEARCHED_FIELDS): completions rank by titles
 
 
 def resolvable(word: str) -> bool:
     """Whether the typed word is exactly one token of the exact analyzer, lowercased, so the
-    dictionary can answer for it: ASCII letters and digits, or such runs joined by `.`, `_` or `'`
+    dictionary can answer for it: ASCII letters and digits, or such runs joined by `_` or `'`
     (the standard tokenizer keeps those inside a word whatever surrounds them, Unicode word-break
     rules WB6-WB13), not ending in the possessive "'s" the analyzer cuts. Anything else (hyphens,
     accents, other scripts) is left to Elasticsearch's own analysis."""

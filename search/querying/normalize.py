@@ -6,9 +6,10 @@ import unicodedata
 _WS = re.compile(r"\s+")
 # Control, format, surrogate, private-use, unassigned characters and line/paragraph separators.
 _BLANKED = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
-# Tokens roughly as the standard tokenizer makes them: runs of letters and digits (joined by an
-# inner apostrophe or dot, "don't", "node.js"), and each CJK ideograph, kana or Thai letter on its own.
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f]|[^\W_]+(?:['.][^\W_]+)*")
+# Tokens roughly as our analyzers make them: runs of letters and digits (joined by an inner
+# apostrophe, "don't"; a dot splits, "node.js" is two: search/documents.py), and each CJK
+# ideograph, kana or Thai letter on its own.
+_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f]|[^\W_]+(?:['][^\W_]+)*")
 
 
 def normalize_query(raw: str, *, max_length: int, max_words: int, max_tokens: int | None = None) -> str:

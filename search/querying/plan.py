@@ -85,11 +85,12 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
     shorter than the suggester's min_word_length, or in `known`. Such a word is exactly one token
     of the exact analyzer, the word lowercased, so the vocabulary answers for it.
 
-    Nor an ASCII word joined by `.`, `_` or `'` ("don't", "node.js", "mod_python", "1.0") that
+    Nor an ASCII word joined by `_` or `'` ("don't", "mod_python") that
     `known` holds as written: the vocabulary's words are tokens the standard tokenizer made, and
     whether it splits a word at such a character depends only on the characters next to it (Unicode
     word-break rules WB6-WB13), which are the same in the typed word; so the word is that one token,
     lowercased (ASCII: nothing to fold). Not one ending in "'s", which the possessive filter cuts.
+    (A dot or a colon splits words here as in the analyzers: "node.js" is two words.)
     Any other word (hyphens, accents, scripts) is left to Elasticsearch's own analysis."""
     min_length = cfg.ranking.suggester.min_word_length
     out = []

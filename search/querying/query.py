@@ -39,6 +39,7 @@ import unicodedata
 from search.alternative import Alternative
 from search.conf import TIER_NAMES
 from search.documents import EXACT, RESULT_FIELDS, SEARCHED_FIELDS
+from search.querying.suggestions import words as words_of
 from search.stopwords import is_stop_word
 
 # How the top hit was found (the debug table, the API's `strategy`, the search log): by a phrase
@@ -111,8 +112,13 @@ def _tier_clauses(text: str, words: str) -> dict[str, dict]:
     return clauses
 
 
+def _words(text: str) -> list[str]:
+    """The words of `text` as the analyzers split them (a dot or a colon splits too: suggestions.words)."""
+    return [w for _, _, w in words_of(text)]
+
+
 def last_word(text: str) -> str:
-    found = text.split()
+    found = _words(text)
     return found[-1].lower() if found else ""
 
 
@@ -134,7 +140,7 @@ def _completion_clauses(text: str, *, stems: bool) -> dict[str, dict]:
     last word is known (bench/es_cost.py-style, interleaved). In a stemmed tier's dis_max the typed
     word's own stemmed match still counts once ("agent" keeps "Agent" above "Agents")."""
     field = f"{TITLE}.{EXACT}"
-    *head, last = text.split()
+    *head, last = _words(text)
     if not head:  # one word: a prefix query, which (unlike a phrase prefix) never stops expanding early
         started = {"prefix": {field: {"value": last.lower()}}}
         return {"title.exact.phrase": started, **({"title.stem.phrase": started} if stems else {})}
@@ -179,7 +185,7 @@ def build_query(
             if tier not in tiers:
                 continue
             by_tier[tier].append({"constant_score": {"filter": clause, "boost": round(tiers[tier] * w, 4), "_name": f"alt{i}.{tier}"}})
-        if completion_weight and last_word(text) == typed_last:
+        if completion_weight and typed_last and last_word(text) == typed_last:  # a query of only ":" has no word
             for tier, clause in _completion_clauses(text, stems=last_corrected).items():
                 if tier in tiers:
                     boost = round(tiers[tier] * w * completion_weight, 4)

@@ -18,10 +18,12 @@ import re
 
 from search.alternative import Alternative
 from search.conf import TypoCosts
-from search.documents import SUGGESTER_FIELDS
+from search.documents import SUGGESTER_FIELDS, WORD_JOINS
 
 KNOWN_WORDS = "known_words"
-_WORD = re.compile(r"\S+")
+# Whitespace separates words, and so do the characters the analyzers map to a space (a dot or a
+# colon: search/documents.py), so that each word is what the index holds ("node.js": node, js).
+_WORD = re.compile(rf"[^\s{re.escape(WORD_JOINS)}]+")
 
 
 def suggestable(query: str, *, max_words: int, max_word_length: int) -> str:
@@ -45,7 +47,7 @@ def suggest_block(query: str, *, options: dict) -> dict:
 
 
 def words(query: str) -> list[tuple[int, int, str]]:
-    """(start, end, word) for each whitespace-separated word of the query."""
+    """(start, end, word) for each word of the query: separated by whitespace, a dot or a colon."""
     return [(m.start(), m.end(), m.group()) for m in _WORD.finditer(query)]
 
 

@@ -3,6 +3,8 @@ package org.blogsearch.analysis;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.charfilter.HTMLStripCharFilter;
+import org.apache.lucene.analysis.charfilter.MappingCharFilter;
+import org.apache.lucene.analysis.charfilter.NormalizeCharMap;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.en.EnglishMinimalStemFilter;
 import org.apache.lucene.analysis.en.EnglishPossessiveFilter;
@@ -51,6 +53,8 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Supplies, for the integ-test distribution of Elasticsearch used in development and tests, the
@@ -153,7 +157,69 @@ public class BlogSearchAnalysisPlugin extends Plugin implements AnalysisPlugin, 
                     return new HTMLStripCharFilter(reader, escapedTags);
                 }
             };
-        });
+        }, "mapping", AnalysisPlugin.requiresAnalysisSettings((indexSettings, env, name, settings) -> {
+            // Only where an index configures one: without requiresAnalysisSettings the node builds
+            // a default instance, without rules, for every index, and every index fails to open.
+            NormalizeCharMap map = mappings(settings.getAsList("mappings"));
+            return new AbstractCharFilterFactory(name) {
+                @Override
+                public Reader create(Reader reader) {
+                    return new MappingCharFilter(map, reader);
+                }
+            };
+        }));
+    }
+
+    private static final Pattern MAPPING_RULE = Pattern.compile("(.*)\\s*=>\\s*(.*)\\s*$");
+
+    /** The full distribution's "mapping" rules ("a => b", inline only: no mappings_path). */
+    static NormalizeCharMap mappings(List<String> rules) {
+        if (rules.isEmpty()) {
+            throw new IllegalArgumentException("mapping requires `mappings` (the development plugin reads no mappings_path)");
+        }
+        NormalizeCharMap.Builder builder = new NormalizeCharMap.Builder();
+        for (String rule : rules) {
+            Matcher m = MAPPING_RULE.matcher(rule);
+            if (m.find() == false) {
+                throw new IllegalArgumentException("Invalid mapping rule : [" + rule + "]");
+            }
+            String lhs = unescape(m.group(1).trim());
+            String rhs = unescape(m.group(2).trim());
+            if (lhs.isEmpty()) {
+                throw new IllegalArgumentException("Invalid mapping rule: [" + rule + "]. Illegal mapping.");
+            }
+            builder.add(lhs, rhs);
+        }
+        return builder.build();
+    }
+
+    /** The escapes of the full distribution's mapping rules: \\ \" \' \n \t \r \b \f \\uXXXX. */
+    static String unescape(String s) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c != '\\' || i + 1 >= s.length()) {
+                out.append(c);
+                continue;
+            }
+            c = s.charAt(++i);
+            switch (c) {
+                case 'n' -> out.append('\n');
+                case 't' -> out.append('\t');
+                case 'r' -> out.append('\r');
+                case 'b' -> out.append('\b');
+                case 'f' -> out.append('\f');
+                case 'u' -> {
+                    if (i + 4 >= s.length()) {
+                        throw new IllegalArgumentException("Invalid escaped char in [" + s + "]");
+                    }
+                    out.append((char) Integer.parseInt(s.substring(i + 1, i + 5), 16));
+                    i += 4;
+                }
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     // ---------------------------------------------------------------- analyzers
