@@ -1,6 +1,6 @@
 """As-you-type relevance: this search against Elasticsearch's own `bool_prefix`, on seeded cases.
 
-    .venv/bin/python bench/asyoutype.py [--seed N] [--per-kind 50] [--show-misses 30] [--fail-on-regression]
+    .venv/bin/python bench/asyoutype.py [--seed N] [--per-kind 50] [--show-misses 30] [--fail-on-regression] [--joined]
     make relevance   (runs it after bench/relevance.py)
 
 Needs the corpus imported and indexed (make run does both). The cases come from bench/typegen.py
@@ -9,6 +9,10 @@ start a longer word). A case is found at rank r when the r-th result is a post w
 the complete words as written followed by a word that starts with what was typed of the last one
 (a comment first is a miss). Prints success@1, success@5 and MRR per kind and overall, and the
 controls' gate: every `typed_whole` case this search ranks worse than `bool_prefix` is listed.
+
+`--joined` keeps only the cut-short kinds' cases whose first expected post has a title word joined
+by a dot or a colon ("Node.js", "Wikipedia:Canvassing"), which the standard tokenizer alone kept
+whole (search/documents.py; use a large --per-kind: few cases qualify).
 """
 
 import argparse
@@ -24,6 +28,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django  # noqa: E402
 
 django.setup()
+
+import re  # noqa: E402
 
 from bench import baselines  # noqa: E402
 from bench.querygen import load_posts  # noqa: E402
@@ -60,6 +66,17 @@ def evaluate(cases, systems) -> tuple[dict, dict]:
     return scores, ranks
 
 
+JOINED = re.compile(r"[A-Za-z0-9][.:][A-Za-z]")
+
+
+def joined_cases(cases, posts: list[dict]) -> list:
+    """The cut-short cases (no control, no inner typo) whose first expected post's title has a word
+    joined by a dot or a colon."""
+    titles = {p["id"]: p["title"] for p in posts}
+    kinds = ("cut_run", "cut_typo", "cut_word")
+    return [c for c in cases if c.kind in kinds and c.expected and JOINED.search(titles[c.expected[0]])]
+
+
 def table(scores) -> str:
     names = list(scores)
     lines = ["| kind | n | " + " | ".join(f"{n} s@1 / s@5 / MRR" for n in names) + " |", "| --- | --- | " + " | ".join("---" for _ in names) + " |"]
@@ -78,11 +95,15 @@ def main() -> None:
     parser.add_argument("--per-kind", type=int, default=50)
     parser.add_argument("--show-misses", type=int, default=30)
     parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a control ranks worse than bool_prefix")
+    parser.add_argument("--joined", action="store_true", help="only cases of titles with a word joined by a dot or a colon")
     args = parser.parse_args()
     if not (args.corpus / "posts.ndjson").exists():
         sys.exit(f"no corpus at {args.corpus}: pass --corpus DIR")
     conf.override(WORD_CACHE_SECONDS=0)  # every case measured cold
-    cases = generate(load_posts(args.corpus), seed=args.seed, per_kind=args.per_kind)
+    posts = load_posts(args.corpus)
+    cases = generate(posts, seed=args.seed, per_kind=args.per_kind)
+    if args.joined:
+        cases = joined_cases(cases, posts)
     scores, ranks = evaluate(cases, SYSTEMS)
     print(f"as-you-type cases, seed {args.seed}\n")
     print(table(scores))
