@@ -137,8 +137,10 @@
     var hits = (data.results || []).slice(0, MAX_OPTIONS);
     shownQueryId = data.query_id || null;
     listbox.textContent = "";
-    var words = (data.query || "").toLowerCase().split(/\s+/);
-    var prefix = data.completing ? words[words.length - 1] : "";
+    // The query's words as the server splits them (whitespace, a dot or a colon: suggestions.words()),
+    // so that "node.j" marks "js" as "j" typed and "s" completed.
+    var words = (data.query || "").toLowerCase().match(/[^\s.:]+/g) || [];
+    var prefix = data.completing && words.length ? words[words.length - 1] : "";
     hits.forEach(function (hit, i) { listbox.appendChild(option(hit, i, prefix)); });
     listbox.hidden = hits.length === 0;
     var lines = [];

@@ -104,3 +104,17 @@ def test_a_dot_or_a_colon_between_letters_splits_words_in_the_index_and_in_the_q
         assert first(query) == canvassing.pk, query
     html = search("node js addons", use_cache=False).hits[0].title_html
     assert "<mark>Node</mark>.<mark>js</mark>" in html  # the offsets are those of the title as written
+    # A dot or a colon after the last word ends it, as a space does; one of only those is no query.
+    assert not search("node.", use_cache=False).completing and search("node.j", use_cache=False).completing
+    nothing = search(".:", use_cache=False)
+    assert nothing.hits == [] and nothing.requests == []
+
+
+def test_the_full_width_forms_of_a_dot_or_a_colon_split_words_too(build_index):
+    """NFKC folds a reader's "Node．js" into "node.js", split into node, js; the index must split the
+    title's full-width dot too, or asciifolding would make it the one token "node.js"."""
+    post = make_post("Writing Node\uff0ejs addons", "Native modules.")
+    make_post("Other things", "Nothing here.")
+    build_index()
+    for query in ("node js addons", "Node\uff0ejs addons"):
+        assert first(query) == post.pk, query

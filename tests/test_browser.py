@@ -234,6 +234,20 @@ def test_a_late_answer_to_an_older_query_is_dropped(page, site):
     assert "firefox" not in page.locator("#instant-status").inner_text()
 
 
+def test_the_completed_part_of_the_last_word_is_marked_apart(page, site, build_index):
+    """The typed part of the last word is the mark, the rest a "completed" span, also when a dot
+    splits the words ("node.j": "j" typed, "s" completed in "Node.js")."""
+    from tests.factories import make_post
+
+    make_post("Writing Node.js addons", "Native modules.")
+    build_index()
+    page.goto(site["url"] + "/")
+    open_instant(page, "node.j")
+    completed = page.locator("#instant-listbox mark .completed")
+    assert completed.first.inner_text() == "s"
+    assert [m.inner_text() for m in page.locator("#instant-listbox mark").all()][:2] == ["Node", "js"]
+
+
 def test_instant_titles_show_as_written(page, site, build_index):
     """Titles are text and highlights are escaped once: no "Q&amp;A", no "TCP&#x2F;IP", no markup."""
     from tests.factories import make_comment, make_post

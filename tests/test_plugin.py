@@ -73,6 +73,8 @@ def test_our_index_analyzers(es):
         # A dot or a colon between letters splits a word (the standard tokenizer alone keeps them whole).
         assert tokens(es, index=name, analyzer="exact_text", text="Node.js Wikipedia:Canvassing") == ["node", "js", "wikipedia", "canvassing"]
         assert tokens(es, index=name, analyzer="english_text", text="window.onload") == ["window", "onload"]
+        # So do their full-width and small forms (NFKC folds a query's into "." and ":").
+        assert tokens(es, index=name, analyzer="exact_text", text="Node\uff0ejs A\uff1aB c\ufe52d") == ["node", "js", "a", "b", "c", "d"]
     finally:
         es.indices.delete(index=name)
 

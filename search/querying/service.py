@@ -24,12 +24,13 @@ from search import conf, generation, process, synonyms, vocabulary
 from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import get_client
-from search.documents import Hit, Kind
+from search.documents import WORD_JOINS, Hit, Kind
 from search.querying import expand, facets, plan, reader, resultcache, wordcache
 from search.querying.executor import Executor
 from search.querying.facets import Facets, Filters
 from search.querying.normalize import normalize_query
 from search.querying.query import PHRASE, RELEVANCE, SORTS, boosts
+from search.querying.suggestions import words
 
 log = logging.getLogger(__name__)
 
@@ -168,8 +169,10 @@ def normalize(raw: str) -> str:
 
 def unfinished(raw_query: str) -> bool:
     """Whether the last word may be unfinished: the reader has not typed a space after it (the
-    instant box asks after every pause in typing; a submitted query follows the same rule)."""
-    return bool(raw_query) and not raw_query[-1].isspace()
+    instant box asks after every pause in typing; a submitted query follows the same rule). A dot
+    or a colon after it ends it too: the analyzers split words there ("firefox." is "firefox ",
+    "e.g." would otherwise complete "g")."""
+    return bool(raw_query) and not raw_query[-1].isspace() and raw_query[-1] not in WORD_JOINS
 
 
 def search(
@@ -191,7 +194,7 @@ def search(
     cfg = conf.get()
     query = normalize(raw_query)
     result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=unfinished(raw_query), sort=sort, filters=filters)
-    if not query:
+    if not words(query):  # empty, or only dots and colons: nothing to search for
         return result
     key = cache_key(query, completing=result.completing, sort=sort, filters=filters, detail=detail, snippets=snippets)
     # The caches key their entries by the index generation, and the dictionary of the index's
