@@ -62,6 +62,10 @@ class TypoCosts:
     doubled: float = _doc("A doubled letter added or dropped (cheaper than any other).", 0.6)
     transpose: float = _doc("Two neighbouring letters swapped.", 0.7)
     first_letter: float = _doc("Extra for an edit at the start of the word (tuned with bench/relevance.py).", 0.1)
+    split: float = _doc(
+        'Two words typed as one, a space put back ("aspnet": asp net); as much as any other letter, so "jango" stays django, not "jan go".',
+        1.0,
+    )
 
 
 @dataclass(frozen=True)

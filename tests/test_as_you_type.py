@@ -118,3 +118,16 @@ def test_the_full_width_forms_of_a_dot_or_a_colon_split_words_too(build_index):
     build_index()
     for query in ("node js addons", "Node\uff0ejs addons"):
         assert first(query) == post.pk, query
+
+
+def test_a_dotted_name_typed_as_one_word_is_split_back(build_index):
+    """`ASP.NET` is the words asp, net (a dot splits); a reader typing "aspnet" gets "asp net" as a
+    correction (candidates.splits), so the titles are found as before the dot split them."""
+    wanted = make_post("Understanding ASP.NET view state", "Hidden fields.")
+    for i in range(3):  # asp and net are words of the blog
+        make_post(f"ASP.NET tips {i}", "asp.net pages on the .net runtime")
+    make_post("Spent a day on view state", "Nothing about it.")
+    build_index()
+    result = search("aspnet view state", use_cache=False)
+    assert result.hits[0].post_id == wanted.pk
+    assert result.showing_for == "asp net view state"

@@ -109,3 +109,25 @@ def test_a_corrected_prefix_proposes_its_shortest_word_which_the_search_complete
     dictionary = vocabulary.from_words({"schedule": (2, 5, 0), "scheduled": (9, 30, 1), "scheduler": (3, 4, 0)})
     present, entry = candidates.unfinished_word("schedual", dictionary, min_length=4, max_edits=1, limit=50)
     assert not present and entry["options"] == [{"text": "schedule", "prefix": "schedul", "freq": 5}]
+
+
+def test_two_words_typed_as_one_are_split_into_words_of_the_index_never_at_a_stop_word():
+    known = vocabulary.from_words({"asp": (7, 3, 0), "net": (9, 20, 2), "stream": (5, 5, 0), "it": (50, 90, 9), "ne": (1, 0, 0)})
+    # "asp net": each part a word enough documents hold, counted as the smaller part per field;
+    # "as pnet" has no such part, "aspn et" neither, and "ne" (one document) is too rare.
+    assert candidates.splits("aspnet", known) == [("asp net", 1, (7, 3, 0))]
+    assert candidates.splits("streamit", known) == []  # "it" is a stop word: a dropped letter, not "stream it"
+    suggest, _ = candidates.suggest("aspnet", [0], known, options=SuggesterOptions(), limit=50)
+    assert {"text": "asp net", "freq": 7, "split": True} in suggest["title_terms"][0]["options"]
+
+
+def test_a_split_costs_the_typo_model_one_space_put_back():
+    from search.conf import TypoCosts
+    from search.querying.suggestions import alternatives
+
+    suggest = {
+        "title_terms": [{"text": "jango", "offset": 0, "length": 5, "options": [{"text": "jan go", "freq": 9, "split": True}, {"text": "django", "freq": 3}]}]
+    }
+    alts = alternatives("jango", suggest, typed_score=1.1, floor=0.5, max_alternatives=5, per_token=3, costs=TypoCosts())
+    # django: a letter added before the first (0.85 + 0.1) scores 0.81; "jan go", 1 - 1.0/5 = 0.8.
+    assert [(a.text, a.score) for a in alts[1:]] == [("django", 0.81), ("jan go", 0.8)]

@@ -22,6 +22,7 @@ import re
 from search.conf import SuggesterOptions, TypoCosts
 from search.documents import SUGGESTER_FIELDS
 from search.querying.suggestions import KNOWN_WORDS, words
+from search.stopwords import is_stop_word
 from search.vocabulary import NO_COUNTS, documents_holding
 
 # ASCII letters and digits joined by characters the standard tokenizer keeps inside a word (a dot
@@ -74,6 +75,29 @@ def nearest(token: str, counts: tuple, dictionary, *, options: SuggesterOptions,
     return dictionary.within(token, options.max_edits, options.prefix_length, limit)
 
 
+# The shortest part a word is split into ("asp net", "last fm"), and the documents each part must
+# be in: the index's known words, not a stray token.
+SPLIT_MIN_PART = 2
+SPLIT_MIN_DOCS = 3
+
+
+def splits(token: str, dictionary) -> list[tuple[str, int, tuple]]:
+    """The typed word as two words of the index, a space put back (one edit, which the typo model
+    scores at TypoCosts.split: suggestions._spans): "aspnet" -> "asp net", which finds "ASP.NET" (a dot splits
+    words, search/documents.py) and "ASP NET". Each part must be a word at least SPLIT_MIN_DOCS
+    documents hold, and no stop word: "streamit" (a dropped "l") is no "stream it", "boundin" no
+    "bound in" (both measured: bench/relevance.py, bench/asyoutype.py). The counts are the smaller
+    part's per field, at most the documents holding both."""
+    out = []
+    for i in range(SPLIT_MIN_PART, len(token) - SPLIT_MIN_PART + 1):
+        if is_stop_word(token[:i]) or is_stop_word(token[i:]):
+            continue
+        left, right = dictionary.counts(token[:i]), dictionary.counts(token[i:])
+        if left and right and min(documents_holding(left), documents_holding(right)) >= SPLIT_MIN_DOCS:
+            out.append((f"{token[:i]} {token[i:]}", 1, tuple(min(a, b) for a, b in zip(left, right, strict=True))))
+    return out
+
+
 def suggest(
     query: str, only: list[int], dictionary, *, options: SuggesterOptions, limit: int, enough: int = 0, costs: TypoCosts | None = None
 ) -> tuple[dict, dict]:
@@ -93,13 +117,14 @@ def suggest(
             found = nearest(token, counts, dictionary, options=options, costs=costs, limit=limit, enough=enough)
         else:
             found = dictionary.within(token, options.max_edits, options.prefix_length, limit)
+        found = [*found, *splits(token, dictionary)]
         for position, name in enumerate(SUGGESTER_FIELDS):
             if options.suggest_mode == "missing" and counts[position]:
                 continue
             # As a term suggester ranks its options ("sort": "score": nearer first, then more
             # documents), the `size` best per field; the typo model then scores those of every field.
             ranked = sorted(((d, -c[position], w) for w, d, c in found if _proposes(options.suggest_mode, counts[position], c[position])))
-            proposed = [{"text": w, "freq": -minus} for _, minus, w in ranked[: options.size]]
+            proposed = [{"text": w, "freq": -minus, **({"split": True} if " " in w else {})} for _, minus, w in ranked[: options.size]]
             out[f"{name}_terms"].append({"text": token, "offset": start, "length": end - start, "options": proposed})
     return out, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
 

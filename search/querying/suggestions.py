@@ -196,6 +196,8 @@ def _spans(
                     best[text] = [typo_score(token, text, costs), 0.0]
                 if "prefix" in option:  # a completion of a corrected prefix: scored on that prefix (candidates.py)
                     best[text][0] = max(best[text][0], typo_score(token, str(option["prefix"]), costs))
+                if option.get("split"):  # two words typed as one (candidates.splits): one space put back
+                    best[text][0] = round(max(0.0, 1.0 - costs.split / (len(token) or 1)), 4)
                 best[text][1] += float(option.get("freq", 0))
     ranked = {span: sorted(((s, f, t) for t, (s, f) in opts.items() if s >= floor), key=lambda x: (-x[0], -x[1], x[2])) for span, opts in merged.items()}
     return {span: [(s, t) for s, _, t in opts[:per_token]] for span, opts in ranked.items() if opts}
