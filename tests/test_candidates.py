@@ -131,3 +131,11 @@ def test_a_split_costs_the_typo_model_one_space_put_back():
     alts = alternatives("jango", suggest, typed_score=1.1, floor=0.5, max_alternatives=5, per_token=3, costs=TypoCosts())
     # django: a letter added before the first (0.85 + 0.1) scores 0.81; "jan go", 1 - 1.0/5 = 0.8.
     assert [(a.text, a.score) for a in alts[1:]] == [("django", 0.81), ("jan go", 0.8)]
+
+
+def test_an_unfinished_last_word_is_never_split():
+    known = vocabulary.from_words({"under": (5, 9, 1), "st": (4, 6, 0), "understanding": (3, 2, 0)})
+    split, _ = candidates.suggest("underst", [0], known, options=SuggesterOptions(), limit=50)
+    assert any(o.get("split") for o in split["title_terms"][0]["options"])
+    kept, _ = candidates.suggest("underst", [0], known, options=SuggesterOptions(), limit=50, unsplit=0)
+    assert not any(o.get("split") for entry in kept.values() for e in entry for o in e["options"])

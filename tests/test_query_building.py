@@ -391,3 +391,13 @@ def test_a_query_of_only_dots_or_colons_has_no_word_to_complete(typed):
     q = build_query([Alternative(1.1, typed, typed=True)], tiers=TIERS, title_boost=2, relevance_weight=0.01, completion_weight=0.9)
     names = [c["constant_score"]["_name"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]]
     assert ("alt0c.title.exact.phrase" in names) == (typed == "a:")  # "a:" is the word "a", unfinished
+
+
+@pytest.mark.parametrize(
+    ("raw", "completing"),
+    [("firef", True), ("firef ", False), ("firefox.", False), ("node:", False), ("firefox\u2026", False), ("e.g\u2025", False), ("node.j", True)],
+)
+def test_a_space_or_a_dot_or_a_colon_after_the_normalized_last_word_ends_it(raw, completing):
+    from search.querying.service import normalize, unfinished
+
+    assert unfinished(raw, normalize(raw)) is completing

@@ -99,10 +99,20 @@ def splits(token: str, dictionary) -> list[tuple[str, int, tuple]]:
 
 
 def suggest(
-    query: str, only: list[int], dictionary, *, options: SuggesterOptions, limit: int, enough: int = 0, costs: TypoCosts | None = None
+    query: str,
+    only: list[int],
+    dictionary,
+    *,
+    options: SuggesterOptions,
+    limit: int,
+    enough: int = 0,
+    costs: TypoCosts | None = None,
+    unsplit: int | None = None,
 ) -> tuple[dict, dict]:
     """(suggest, aggregations) for the words at `only`, as one suggest request would answer them
-    (every candidate, or, with `enough`, those the typo model can keep: `nearest`)."""
+    (every candidate, or, with `enough`, those the typo model can keep: `nearest`), and the words
+    split in two (`splits`), but not the word at `unsplit`: an unfinished last word is the start
+    of a longer word, not two ("underst" is no "under st")."""
     out: dict[str, list] = {f"{name}_terms": [] for name in SUGGESTER_FIELDS}
     buckets = {}
     for i, (start, end, word) in enumerate(words(query)):
@@ -117,7 +127,8 @@ def suggest(
             found = nearest(token, counts, dictionary, options=options, costs=costs, limit=limit, enough=enough)
         else:
             found = dictionary.within(token, options.max_edits, options.prefix_length, limit)
-        found = [*found, *splits(token, dictionary)]
+        if i != unsplit:
+            found = [*found, *splits(token, dictionary)]
         for position, name in enumerate(SUGGESTER_FIELDS):
             if options.suggest_mode == "missing" and counts[position]:
                 continue

@@ -164,7 +164,14 @@ def local_suggestions(query: str, unknown: list[int], dictionary, *, cfg: Search
     local = [i for i in unknown if candidates.resolvable(spans[i][2])]
     ranking = cfg.ranking
     suggest, aggregations = candidates.suggest(
-        query, local, dictionary, options=ranking.suggester, limit=ranking.max_candidates, enough=ranking.max_options_per_word, costs=ranking.typo_costs
+        query,
+        local,
+        dictionary,
+        options=ranking.suggester,
+        limit=ranking.max_candidates,
+        enough=ranking.max_options_per_word,
+        costs=ranking.typo_costs,
+        unsplit=len(spans) - 1 if completing else None,
     )
     present = True
     if completing:

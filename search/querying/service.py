@@ -167,12 +167,13 @@ def normalize(raw: str) -> str:
     return normalize_query(raw, max_length=cfg.ranking.max_query_length, max_words=cfg.ranking.max_query_words, max_tokens=cfg.ranking.max_query_tokens)
 
 
-def unfinished(raw_query: str) -> bool:
-    """Whether the last word may be unfinished: the reader has not typed a space after it (the
-    instant box asks after every pause in typing; a submitted query follows the same rule). A dot
-    or a colon after it ends it too: the analyzers split words there ("firefox." is "firefox ",
+def unfinished(raw_query: str, query: str) -> bool:
+    """Whether the last word of `query` (raw_query normalized) may be unfinished: the reader has
+    not typed a space after it (the instant box asks after every pause in typing; a submitted query
+    follows the same rule). A dot or a colon after it ends it too, judged on the normalized query
+    ("firefox…" is "firefox..."): the analyzers split words there ("firefox." is "firefox ",
     "e.g." would otherwise complete "g")."""
-    return bool(raw_query) and not raw_query[-1].isspace() and raw_query[-1] not in WORD_JOINS
+    return bool(raw_query) and not raw_query[-1].isspace() and not query.endswith(tuple(WORD_JOINS))
 
 
 def search(
@@ -193,7 +194,7 @@ def search(
     started = time.perf_counter()
     cfg = conf.get()
     query = normalize(raw_query)
-    result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=unfinished(raw_query), sort=sort, filters=filters)
+    result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=unfinished(raw_query, query), sort=sort, filters=filters)
     if not words(query):  # empty, or only dots and colons: nothing to search for
         return result
     key = cache_key(query, completing=result.completing, sort=sort, filters=filters, detail=detail, snippets=snippets)
