@@ -14,6 +14,8 @@ import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
 import org.apache.lucene.analysis.ngram.EdgeNGramTokenFilter;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
 import org.elasticsearch.Build;
+import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
 import org.elasticsearch.cluster.node.DiscoveryNodes;
@@ -24,6 +26,7 @@ import org.elasticsearch.common.settings.IndexScopedSettings;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.common.settings.SettingsFilter;
 import org.elasticsearch.features.NodeFeature;
+import org.elasticsearch.index.reindex.DeleteByQueryAction;
 import org.elasticsearch.index.analysis.AbstractCharFilterFactory;
 import org.elasticsearch.index.analysis.AbstractIndexAnalyzerProvider;
 import org.elasticsearch.index.analysis.AbstractTokenFilterFactory;
@@ -31,8 +34,11 @@ import org.elasticsearch.index.analysis.AnalyzerProvider;
 import org.elasticsearch.index.analysis.CharFilterFactory;
 import org.elasticsearch.index.analysis.TokenFilterFactory;
 import org.elasticsearch.indices.analysis.AnalysisModule.AnalysisProvider;
+import org.elasticsearch.index.mapper.Mapper;
+import org.elasticsearch.index.mapper.TextFieldMapper;
 import org.elasticsearch.plugins.ActionPlugin;
 import org.elasticsearch.plugins.AnalysisPlugin;
+import org.elasticsearch.plugins.MapperPlugin;
 import org.elasticsearch.plugins.Plugin;
 import org.elasticsearch.rest.BaseRestHandler;
 import org.elasticsearch.rest.RestController;
@@ -40,6 +46,7 @@ import org.elasticsearch.rest.RestHandler;
 import org.elasticsearch.rest.RestRequest;
 import org.elasticsearch.rest.RestResponse;
 import org.elasticsearch.rest.RestStatus;
+import org.elasticsearch.synonyms.SynonymsManagementAPIService;
 import org.elasticsearch.xcontent.XContentBuilder;
 import org.tartarus.snowball.ext.EnglishStemmer;
 
@@ -60,20 +67,41 @@ import java.util.regex.Pattern;
  * Supplies, for the integ-test distribution of Elasticsearch used in development and tests, the
  * parts of the full distribution that this project's index mappings rely on.
  *
- * The integ-test zip on Maven Central lacks the analysis-common and rest-root modules. Every name
+ * The integ-test zip on Maven Central lacks the analysis-common, reindex and rest-root modules. The
+ * synonyms API is in the server but needs the reindex module's delete-by-query action (to replace a
+ * set's rules), the mapper-extras module's `match_only_text` field (its system index maps the rules
+ * with it) and analysis-common's synonym filters (to apply a set): all three are here. Every name
  * registered here is the name the full distribution uses for the same Lucene component, so the
  * mappings in search/documents.py run unchanged on the official Docker image, where this plugin
  * is not installed. Names that the server already registers itself (lowercase, stop, shingle)
  * must not be registered again: a duplicate name stops the node from starting.
  */
-public class BlogSearchAnalysisPlugin extends Plugin implements AnalysisPlugin, ActionPlugin {
+public class BlogSearchAnalysisPlugin extends Plugin implements AnalysisPlugin, ActionPlugin, MapperPlugin {
 
     private final AtomicReference<ClusterService> clusterService = new AtomicReference<>();
+    private final AtomicReference<SynonymsManagementAPIService> synonymsService = new AtomicReference<>();
 
     @Override
     public Collection<?> createComponents(PluginServices services) {
         clusterService.set(services.clusterService());
+        // Reads a synonyms set's rules from the .synonyms system index when analyzers are reloaded.
+        synonymsService.set(new SynonymsManagementAPIService(services.client()));
         return List.of();
+    }
+
+    /**
+     * `match_only_text` is a `text` field without positions or scores, to save disk; the synonyms
+     * API's system index maps a rule's text with it, and only stores and reads it. Here it is a
+     * plain `text` field: the same answers, a little more disk, on a development node only.
+     */
+    @Override
+    public Map<String, Mapper.TypeParser> getMappers() {
+        return Map.of("match_only_text", TextFieldMapper.PARSER);
+    }
+
+    @Override
+    public Collection<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
+        return List.of(new ActionHandler<>(DeleteByQueryAction.INSTANCE, DeleteByQueryTransport.class));
     }
 
     // ---------------------------------------------------------------- token filters
@@ -135,6 +163,12 @@ public class BlogSearchAnalysisPlugin extends Plugin implements AnalysisPlugin, 
                 boolean preserveOriginal = settings.getAsBoolean("preserve_original", false);
                 return filter(name, settings, in -> new ASCIIFoldingFilter(in, preserveOriginal));
             },
+            "synonym_graph", AnalysisPlugin.requiresAnalysisSettings(
+                (indexSettings, env, name, settings) -> new SynonymFilterFactory(name, settings, env, synonymsService::get, true)
+            ),
+            "synonym", AnalysisPlugin.requiresAnalysisSettings(
+                (indexSettings, env, name, settings) -> new SynonymFilterFactory(name, settings, env, synonymsService::get, false)
+            ),
             "edge_ngram", (indexSettings, env, name, settings) -> {
                 int minGram = settings.getAsInt("min_gram", 1);
                 int maxGram = settings.getAsInt("max_gram", 2);
