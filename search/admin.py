@@ -2,7 +2,9 @@
 refusing, why, and a retry action)."""
 
 from django.contrib import admin, messages
+from django.db import transaction
 
+from search import synonyms
 from search.models import DeadChange, SynonymRule
 from search.sync import outbox
 
@@ -29,3 +31,30 @@ class SynonymRuleAdmin(admin.ModelAdmin):
 
     list_display = ["rule", "note", "updated"]
     search_fields = ["rule", "note"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        self._report_copy(request)
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        self._report_copy(request)
+
+    def delete_queryset(self, request, queryset):
+        super().delete_queryset(request, queryset)
+        self._report_copy(request)
+
+    @staticmethod
+    def _report_copy(request):
+        """After the rules are copied to Elasticsearch (the signal's on-commit hook, which runs
+        first): say so when that failed, so the owner knows why searches do not follow yet."""
+
+        def report():
+            if synonyms.last_push_failed():
+                messages.warning(
+                    request,
+                    "Saved. Elasticsearch could not take the synonym rules just now: searches apply them once "
+                    "the scheduler's next search_sync round copies them (nothing is lost).",
+                )
+
+        transaction.on_commit(report)

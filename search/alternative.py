@@ -2,9 +2,11 @@
 
 The suggestions make them (search/querying/suggestions.py), the query ranks documents by them
 (search/querying/query.py), the result cache stores them and the debug table shows them. What
-the reader typed is always the first, with `typed` set and the fixed TYPED_SCORE. A rewrite by
-one of the blog's synonym rules (search/querying/expand.py) names the alternative it rewrote in
-`synonym_of`: it is not a correction, so "Showing results for" never names it.
+the reader typed is always the first, with `typed` set and the fixed TYPED_SCORE. A synonym
+alternative (search/querying/expand.py) is another alternative searched again with the blog's
+synonym rules applied by Elasticsearch: its `text` is that alternative's, `synonym_of` names it
+(it is not a correction, so "Showing results for" never names it) and `rewrites` says what the
+rules make of it, for the debug table and the API (`label`).
 """
 
 from dataclasses import dataclass
@@ -16,3 +18,9 @@ class Alternative:
     text: str
     typed: bool = False
     synonym_of: str = ""
+    rewrites: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """What a reader is shown: the text, or for a synonym alternative what the rules make of it."""
+        return " / ".join(self.rewrites) if self.synonym_of and self.rewrites else self.text

@@ -78,6 +78,32 @@ english_text = analyzer(
 # "kirby" as written; without the possessive filter a reader typing "kirby" would miss it.
 exact_text = analyzer("exact_text", tokenizer="standard", char_filter=[word_joins], filter=[english_possessive, "lowercase", "asciifolding"])
 
+# The blog's synonym rules (search/synonyms.py) are applied by Elasticsearch, at search time only:
+# the rules are copied from PostgreSQL into a synonyms set (`PUT _synonyms/<prefix>-synonyms`),
+# which an `updateable` synonym_graph filter reads, reloaded by Elasticsearch on every change of
+# the set: no reindex. Two analyzers carry it, each the chain of a field family with the filter
+# added after the words are lowercased and folded (and, for the stemmed one, stop words dropped:
+# a stop filter after a graph filter breaks the graph) and before stemming. No field is indexed
+# with them (an updateable filter may not be): the query names them in the clauses of a synonym
+# alternative (search/querying/query.py), so what was typed keeps its own clauses, unexpanded.
+STEM_SYNONYMS = "english_text_synonyms"
+EXACT_SYNONYMS = "exact_text_synonyms"
+
+
+def synonyms_set() -> str:
+    """The synonyms set of this deployment's indices (one per index prefix, as the aliases)."""
+    return f"{conf.get().index.prefix}-synonyms"
+
+
+def synonym_analyzers() -> list:
+    blog_synonyms = token_filter("blog_synonyms", type="synonym_graph", synonyms_set=synonyms_set(), updateable=True, lenient=True)
+    stem = [english_possessive, "lowercase", english_stop, "asciifolding", blog_synonyms, english_stemmer]
+    exact = [english_possessive, "lowercase", "asciifolding", blog_synonyms]
+    return [
+        analyzer(STEM_SYNONYMS, tokenizer="standard", char_filter=[word_joins], filter=stem),
+        analyzer(EXACT_SYNONYMS, tokenizer="standard", char_filter=[word_joins], filter=exact),
+    ]
+
 
 def searchable(**kwargs) -> Text:
     """A text field for matching and highlighting (offsets make long bodies cheap), with its words
@@ -251,6 +277,8 @@ def index_definition(kind: str, name: str) -> Index:
         number_of_replicas=conf.get().index.replicas,
     )
     index.document(DOCUMENTS[kind])
+    for search_only in synonym_analyzers():
+        index.analyzer(search_only)
     return index
 
 

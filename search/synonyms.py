@@ -1,16 +1,19 @@
-"""The blog's own synonym rules: parsed, and loaded in each process at the index generation.
+"""The blog's own synonym rules: parsed, copied to Elasticsearch, and loaded in each process.
 
-The rules live in PostgreSQL (SynonymRule, edited in the admin). Saving or deleting one bumps the
-index generation, so every process, on every node, drops its cached answers and reads the rules
-again at its next search (the same notification as an index write: milliseconds), without
-touching Elasticsearch. How a rule becomes alternatives of a query: search/querying/expand.py.
+The rules live in PostgreSQL (SynonymRule, edited in the admin): the truth. Elasticsearch applies
+them: after every change, once committed, the whole set is copied to the synonyms set of the
+indices (`PUT _synonyms/<prefix>-synonyms`, search/documents.py), which reloads the search-time
+`synonym_graph` filter on every node before it answers; then the index generation is bumped, so
+every process drops its cached answers and reads the rules again at its next search. No reindex.
 
-Why not Elasticsearch's synonyms API with a search-time `synonym_graph` filter, as the issue
-suggested: a rule applied inside the analyzer rewrites every clause alike, so "javascript" in a
-title would outrank "js" in a title unless every tier were doubled with and without synonyms;
-as alternatives of the query they sit below what was typed in every tier by construction (the
-same rule as corrections). And the development distribution lacks what the synonyms API needs
-to store a set (delete-by-query, the reindex module) and the filter itself (analysis-common).
+Each process still reads the rules: only to know which alternatives of a query hold a rule's
+side, which then get a synonym alternative (search/querying/expand.py) searched with the
+synonym analyzers, below what was typed in every tier. A query no rule touches pays nothing.
+
+If Elasticsearch cannot take a change (down, or refusing), nothing is lost: the rule is saved, the
+admin says so, and the scheduler's next `search_sync` round (reconcile()) copies PostgreSQL's
+rules over whatever the set holds, then bumps the generation again. A new index (reindex) gets the
+set first, from PostgreSQL, so it is built with the rules.
 """
 
 import logging
@@ -18,9 +21,11 @@ import re
 import threading
 from dataclasses import dataclass
 
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
 
 from search import process
+from search.documents import synonyms_set
+from search.stopwords import is_stop_word
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +59,8 @@ def _side(text: str) -> tuple[str, ...]:
     words = tuple(w.lower() for w in WORD.findall(text))
     if not words:
         raise ValueError(f"{text.strip()!r} holds no word")
+    if all(is_stop_word(w) for w in words):  # the stemmed fields drop it: the rule would match nothing there
+        raise ValueError(f"{text.strip()!r} is only stop words, which the search ignores")
     if len(words) > MAX_WORDS:
         raise ValueError(f"{text.strip()!r}: at most {MAX_WORDS} words a side")
     return words
@@ -115,9 +122,77 @@ def current(generation: int | None) -> tuple[Rule, ...]:
         return state.rules
 
 
-def changed(**kwargs) -> None:
-    """A rule saved or deleted: a new generation, so every process reloads the rules and no cached
-    answer of the old ones is served (connected in search/apps.py)."""
+# ---------------------------------------------------------------- Elasticsearch's copy
+
+
+def set_rules() -> list[dict]:
+    """PostgreSQL's rules as the synonyms set's rules (Solr format, ids from the rows), skipping a
+    rule that no longer parses (edited by SQL), as current() does."""
+    from search.models import SynonymRule
+
+    out = []
+    for pk, text in SynonymRule.objects.order_by("pk").values_list("pk", "rule"):
+        try:
+            out.append({"id": f"rule-{pk}", "synonyms": parse(text).text})
+        except ValueError as exc:
+            log.warning("synonym rule %r left out of the synonyms set: %s", text, exc)
+    return out
+
+
+def push(client=None) -> bool:
+    """Replace the synonyms set with PostgreSQL's rules; Elasticsearch reloads the analyzers that
+    read it before it answers. True when it took them; never raises (a save must not fail
+    because of search: reconcile() retries)."""
+    from search.client import bulk_client
+
+    try:
+        (client or bulk_client()).synonyms.put_synonym(id=synonyms_set(), synonyms_set=set_rules())
+    except Exception as exc:  # noqa: BLE001 - unreachable, refused or timed out: reconcile() retries
+        log.warning("synonym rules not copied to Elasticsearch (%s); the next search_sync round retries", exc)
+        return False
+    return True
+
+
+def reconcile(client) -> bool:
+    """Make the synonyms set hold PostgreSQL's rules if it does not (each search_sync round, so a
+    change Elasticsearch could not take is applied later). True when it copied them; raises when
+    Elasticsearch fails (the round reports it)."""
+    from elasticsearch import NotFoundError
+
+    from search import generation
+
+    want = set_rules()
+    try:
+        have = client.synonyms.get_synonym(id=synonyms_set(), size=10_000)["synonyms_set"]
+    except NotFoundError:
+        have = None
+    key = lambda rules: sorted((r["id"], r["synonyms"]) for r in rules)  # noqa: E731
+    if have is not None and key(have) == key(want):
+        return False
+    client.synonyms.put_synonym(id=synonyms_set(), synonyms_set=want)
+    generation.bump()  # answers cached while the set was stale are dropped
+    log.info("synonym rules copied to Elasticsearch's synonyms set %s (%d rules)", synonyms_set(), len(want))
+    return True
+
+
+_last = threading.local()
+
+
+def last_push_failed() -> bool:
+    """Whether this thread's last copy of the rules failed (the admin tells the owner)."""
+    return getattr(_last, "failed", False)
+
+
+def _after_commit() -> None:
+    _last.failed = not push()
     from search import generation
 
     generation.bump()
+
+
+def changed(**kwargs) -> None:
+    """A rule saved or deleted (connected in search/apps.py): once committed, copy the rules to
+    Elasticsearch, then start a new generation, so every process reads the rules again and no
+    answer cached before Elasticsearch had them is served. In this order: a bump first would let
+    a search cache an answer without the new rule under the new generation."""
+    transaction.on_commit(_after_commit)

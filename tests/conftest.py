@@ -8,12 +8,16 @@ at collection, and only they wait for Elasticsearch: `pytest -m "not services"` 
 tests in seconds with no service running.
 """
 
+import contextlib
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from elasticsearch import NotFoundError
 
 from search import conf
 from search.client import get_client, reset_client
+from search.documents import synonyms_set
 from search.process import reset_process_state
 from tests.helpers import TEST_PREFIX
 
@@ -76,6 +80,8 @@ def search_test_prefix(test_indices_never_the_sites):
     names = list(client.indices.get(index=f"{TEST_PREFIX}-*", allow_no_indices=True, expand_wildcards="all").body)
     if names:  # deletes by name: the node refuses wildcard deletes (action.destructive_requires_name)
         client.indices.delete(index=",".join(names))
+    with contextlib.suppress(NotFoundError):  # the tests' synonyms set, once no index reads it
+        client.synonyms.delete_synonym(id=synonyms_set())
     reset_client()
 
 

@@ -85,3 +85,43 @@ def test_root_endpoint_answers_like_the_real_node(es):
     assert info["version"]["number"].startswith("8.19")
     assert info["tagline"] == "You Know, for Search"
     assert info["cluster_uuid"] not in ("", "_na_")
+
+
+def test_synonym_filters_with_inline_rules_in_both_formats(es):
+    graph = {"type": "synonym_graph", "synonyms": ["js, javascript", "k8s => kubernetes", "ml, machine learning"]}
+    assert tokens(es, tokenizer="standard", filter=["lowercase", graph], text="JS on K8s") == ["javascript", "js", "on", "kubernetes"]
+    analyzed = es.indices.analyze(tokenizer="standard", filter=["lowercase", graph], text="ML tips")["tokens"]
+    assert [(t["token"], t["position"], t.get("positionLength", 1)) for t in analyzed] == [("machine", 0, 1), ("ml", 0, 2), ("learning", 1, 1), ("tips", 2, 1)]
+    flat = {"type": "synonym", "synonyms": ["js, javascript"], "expand": False}  # no expand: every side to the first
+    assert tokens(es, tokenizer="standard", filter=["lowercase", flat], text="javascript") == ["js"]
+    wordnet = {"type": "synonym", "format": "wordnet", "synonyms": ["s(100000001,1,'js',n,1,0).", "s(100000001,2,'javascript',n,1,0)."]}
+    assert tokens(es, tokenizer="standard", filter=["lowercase", wordnet], text="js") == ["js", "javascript"]
+    with pytest.raises(Exception, match="synonyms"):  # no rules anywhere: refused, as the full distribution does
+        es.indices.analyze(tokenizer="standard", filter=[{"type": "synonym_graph"}], text="x")
+    with pytest.raises(Exception, match="search time"):  # a set only where the filter can be reloaded
+        es.indices.analyze(tokenizer="standard", filter=[{"type": "synonym_graph", "synonyms_set": "any"}], text="x")
+
+
+def test_the_synonyms_api_replaces_a_set_and_reloads_the_search_analyzers_that_read_it(es):
+    """The synonyms API of the server, on the development node: a set replaced as a whole (the
+    plugin's delete-by-query removes the old rules), one rule added, each change reloaded into an
+    index's search analyzer without a reindex; an index opened after the set exists reads it."""
+    name, rules = "test-plugin-synonyms", "test-plugin-synonyms-set"
+    es.indices.delete(index=name, ignore_unavailable=True)
+    es.synonyms.put_synonym(id=rules, synonyms_set=[{"id": "a", "synonyms": "js, javascript"}, {"id": "b", "synonyms": "k8s => kubernetes"}])
+    filter_ = {"type": "synonym_graph", "synonyms_set": rules, "updateable": True}
+    settings = {"analysis": {"filter": {"rules": filter_}, "analyzer": {"with_rules": {"tokenizer": "standard", "filter": ["lowercase", "rules"]}}}}
+    es.indices.create(index=name, settings=settings)
+    try:
+        assert tokens(es, index=name, analyzer="with_rules", text="js k8s") == ["javascript", "js", "kubernetes"]
+        replaced = es.synonyms.put_synonym(id=rules, synonyms_set=[{"id": "c", "synonyms": "ml, machine learning"}])
+        assert replaced["result"] == "updated" and replaced["reload_analyzers_details"]["reload_details"][0]["reloaded_analyzers"] == ["with_rules"]
+        assert [r["id"] for r in es.synonyms.get_synonym(id=rules)["synonyms_set"]] == ["c"]  # the old rules deleted
+        assert tokens(es, index=name, analyzer="with_rules", text="js ml") == ["js", "machine", "ml", "learning"]
+        es.synonyms.put_synonym_rule(set_id=rules, rule_id="d", synonyms="pg, postgres")
+        assert tokens(es, index=name, analyzer="with_rules", text="pg") == ["postgres", "pg"]
+        with pytest.raises(Exception, match="analyzer"):  # an updateable filter is refused at index time
+            es.indices.create(index=f"{name}-2", settings=settings, mappings={"properties": {"t": {"type": "text", "analyzer": "with_rules"}}})
+    finally:
+        es.indices.delete(index=name)
+        es.synonyms.delete_synonym(id=rules)

@@ -118,7 +118,8 @@ def test_a_synonym_rule_is_one_more_alternative_of_the_same_one_request(knowing,
     client = FakeClient(hits("Airship tips", matched=("alt2.title.exact.phrase",)))
     result = search("zepelin tips", client=client)
     assert len(client.bodies) == 1
-    assert [(a.text, a.synonym_of) for a in result.alternatives] == [("zepelin tips", ""), ("zeppelin tips", ""), ("airship tips", "zeppelin tips")]
+    assert [(a.label, a.synonym_of) for a in result.alternatives] == [("zepelin tips", ""), ("zeppelin tips", ""), ("airship tips", "zeppelin tips")]
+    assert result.alternatives[2].text == "zeppelin tips"  # searched as the correction, the rules applied by Elasticsearch
     assert result.showing_for == "zeppelin tips"  # found through the correction's synonym: the correction is named
     named = {c["constant_score"]["_name"] for d in client.bodies[0]["query"]["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
     assert "alt2.title.exact.phrase" in named

@@ -1,13 +1,22 @@
 """The blog's own synonym rules: parsing, the alternatives they add (pure), and the admin to the
 next search against the real services."""
 
+import io
+import json
+
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
+from search import conf
+from search.aliases import alias_name
 from search.alternative import Alternative
+from search.client import reset_client
+from search.documents import EXACT_SYNONYMS, STEM_SYNONYMS, synonyms_set
 from search.models import SynonymRule
 from search.querying import reader
 from search.querying.expand import rewrites, with_synonyms
+from search.querying.query import build_query
 from search.synonyms import parse
 from tests.factories import make_comment, make_post
 
@@ -34,7 +43,8 @@ def test_rules_parse_to_lowercase_words(text, sides, explicit, canonical):
         ("js", "two different terms"),
         ("js, JS", "two different terms"),
         ("a => b => c", "one =>"),
-        ("a => b, c", "one term after"),
+        ("x => y, z", "one term after"),
+        ("it, information technology", "only stop words"),  # the stemmed fields drop "it": no match there
         (", => x", "nothing before"),
         ("!!, js", "no word"),
     ],
@@ -54,12 +64,35 @@ def test_rewrites_replace_whole_words_each_way_an_explicit_rule_one_way():
     assert rewrites("ml and js", rules) == ["ml and javascript", "machine learning and js"]  # one at a time
 
 
-def test_rewrites_come_after_every_alternative_and_score_below_their_source():
-    alts = [Alternative(1.1, "js tuts", typed=True), Alternative(0.9, "js tests")]
+def test_synonym_alternatives_come_after_every_alternative_and_score_below_their_source():
+    alts = [Alternative(1.1, "js tuts", typed=True), Alternative(0.9, "react tests"), Alternative(0.8, "js tests")]
     out = with_synonyms(alts, (parse("js, javascript"),), limit=3, factor=0.8)
-    assert out == [*alts, Alternative(0.88, "javascript tuts", synonym_of="js tuts"), Alternative(0.72, "javascript tests", synonym_of="js tests")]
-    assert with_synonyms(alts, (parse("js, javascript"),), limit=1, factor=0.8)[2:] == [Alternative(0.88, "javascript tuts", synonym_of="js tuts")]
+    # The same text, searched with the rules applied (query.py); what the rules make of it is shown.
+    assert out == [
+        *alts,
+        Alternative(0.88, "js tuts", synonym_of="js tuts", rewrites=("javascript tuts",)),
+        Alternative(0.64, "js tests", synonym_of="js tests", rewrites=("javascript tests",)),
+    ]
+    assert out[3].label == "javascript tuts" and alts[0].label == "js tuts"
+    assert with_synonyms(alts, (parse("js, javascript"),), limit=1, factor=0.8)[3:] == out[3:4]
     assert with_synonyms(alts, (), limit=3, factor=0.8) == alts
+    assert with_synonyms(alts[1:2], (parse("js, javascript"),), limit=3, factor=0.8) == alts[1:2]  # no rule touches it: nothing sent
+
+
+def test_a_synonym_alternative_sends_the_same_tiers_through_the_synonym_analyzers():
+    alts = [Alternative(1.1, "js tips", typed=True), Alternative(0.88, "js tips", synonym_of="js tips", rewrites=("javascript tips",))]
+    body = build_query(alts, tiers=conf.get().ranking.tiers, title_boost=2.0, relevance_weight=0.01, completion_weight=0.5)
+    clauses = {c["constant_score"]["_name"]: c["constant_score"] for d in body["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
+    typed = {n[5:]: c for n, c in clauses.items() if n.startswith("alt0.")}
+    synonym = {n[5:]: c for n, c in clauses.items() if n.startswith("alt1.")}
+    assert set(synonym) == set(typed)  # every tier
+    assert not any(n.startswith("alt1c.") for n in clauses)  # no completion of a synonym alternative
+    text = json.dumps(synonym)
+    assert text.count(STEM_SYNONYMS) + text.count(EXACT_SYNONYMS) == len(synonym)  # every clause, its family's analyzer
+    assert synonym["title.exact.phrase"]["filter"]["match_phrase"]["title.exact"]["analyzer"] == EXACT_SYNONYMS
+    assert synonym["all.words"]["filter"]["multi_match"]["analyzer"] == STEM_SYNONYMS
+    assert "analyzer" not in json.dumps(typed)  # what was typed is never expanded
+    assert all(synonym[t]["boost"] < typed[t]["boost"] for t in synonym)
 
 
 def test_a_synonym_is_never_shown_as_a_correction():
@@ -134,3 +167,50 @@ def test_an_explicit_rule_whose_target_is_also_on_the_left_keeps_its_direction()
     assert (rule.text, rule.targets(("k8s",)), rule.targets(("kubernetes",))) == ("k8s => kubernetes", [("kubernetes",)], [])
     with pytest.raises(ValueError, match="nothing before"):
         parse("kubernetes => kubernetes")
+
+
+def held_rules(es) -> list[str]:
+    return sorted(r["synonyms"] for r in es.synonyms.get_synonym(id=synonyms_set())["synonyms_set"])
+
+
+def post_ids(client, q) -> list[int]:
+    return [r["post_id"] for r in api(client, q)["results"]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_elasticsearch_holds_postgresqls_rules_after_every_change_and_applies_them(admin_client, es, blog):
+    admin_client.post(reverse("admin:search_synonymrule_add"), {"rule": "js, javascript"})
+    admin_client.post(reverse("admin:search_synonymrule_add"), {"rule": "K8s => kubernetes"})
+    assert held_rules(es) == ["js, javascript", "k8s => kubernetes"]
+    # Applied by Elasticsearch, in the live index's search analyzers (no reindex since the index was built).
+    assert [t["token"] for t in es.indices.analyze(index=alias_name("posts"), analyzer=STEM_SYNONYMS, text="k8s")["tokens"]] == ["kubernete"]  # then stemmed
+    js = SynonymRule.objects.get(rule="js, javascript")
+    admin_client.post(reverse("admin:search_synonymrule_delete", args=[js.pk]), {"post": "yes"})
+    assert held_rules(es) == ["k8s => kubernetes"]
+    assert [t["token"] for t in es.indices.analyze(index=alias_name("posts"), analyzer=EXACT_SYNONYMS, text="js")["tokens"]] == ["js"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rule_saved_while_elasticsearch_is_down_applies_after_the_next_sync_round(admin_client, client, es, blog, settings):
+    original = dict(settings.ELASTICSEARCH)
+    settings.ELASTICSEARCH = {**original, "URL": "http://127.0.0.1:9", "TIMEOUT": 0.5}
+    reset_client()
+    response = admin_client.post(reverse("admin:search_synonymrule_add"), {"rule": "js, javascript"}, follow=True)
+    assert "could not take the synonym rules" in response.content.decode()  # the owner is told
+    assert SynonymRule.objects.get().rule == "js, javascript"  # and nothing is lost: PostgreSQL holds it
+    settings.ELASTICSEARCH = original
+    reset_client()
+    assert held_rules(es) == []  # the set of the index the fixture built, without the rule
+    assert blog["javascript_title"].pk not in post_ids(client, "js ")
+    call_command("search_sync", stdout=io.StringIO())  # the scheduler's round
+    assert held_rules(es) == ["js, javascript"]
+    assert blog["javascript_title"].pk in post_ids(client, "js ")  # the answer cached without it is not served
+    call_command("search_sync", stdout=io.StringIO())
+    assert held_rules(es) == ["js, javascript"]  # a round with nothing to copy changes nothing
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_index_built_after_a_rule_applies_it(admin_client, client, blog, build_index):
+    admin_client.post(reverse("admin:search_synonymrule_add"), {"rule": "js, javascript"})
+    build_index()  # new indices: their search analyzers read the set when their shards start
+    assert blog["javascript_title"].pk in post_ids(client, "js ")

@@ -1,12 +1,14 @@
 """The blog's synonym rules as alternatives of a query (pure; search/synonyms.py parses and loads them).
 
 Every alternative (what was typed, each correction) holding a side of a rule as whole words gets a
-rewrite with that side replaced by each of its targets: `js tips` -> `javascript tips`. The
-rewrites join the alternatives **after** all the others, scored below the one they rewrote
-(serving factor SYNONYM_SCORE_FACTOR), so in every tier of the query (search/querying/query.py)
-they weigh less than what was typed (and usually than its corrections): "js" still puts posts with "js" in
-the title first, and a post with "javascript" in its title comes before one with "js" only in a
-comment (a higher tier beats a higher weight, as for corrections).
+synonym alternative: the same text, searched by query.py with the synonym analyzers, in which
+Elasticsearch applies the rules (`js tips` matches "js tips" and "javascript tips"). They join the
+alternatives **after** all the others, scored below the one they expand (serving factor
+SYNONYM_SCORE_FACTOR), so in every tier of the query they weigh less than what was typed (and
+usually than its corrections): "js" still puts posts with "js" in the title first, and a post with
+"javascript" in its title comes before one with "js" only in a comment (a higher tier beats a
+higher weight, as for corrections). The rules are read here only to know which alternatives a rule
+touches (a query no rule touches sends no synonym clause) and to show what they make of it.
 """
 
 from search.alternative import Alternative
@@ -30,16 +32,14 @@ def rewrites(text: str, rules: tuple[Rule, ...]) -> list[str]:
 
 
 def with_synonyms(alternatives: list[Alternative], rules: tuple[Rule, ...], *, limit: int, factor: float) -> list[Alternative]:
-    """The alternatives, then at most `limit` synonym rewrites of them, best source first."""
+    """The alternatives, then a synonym alternative of each of the first `limit` that a rule touches."""
     if not rules or not limit:
         return alternatives
-    seen = {a.text.lower() for a in alternatives}
     added: list[Alternative] = []
     for alt in alternatives:
-        for text in rewrites(alt.text, rules):
-            if len(added) >= limit:
-                return [*alternatives, *added]
-            if text.lower() not in seen:
-                seen.add(text.lower())
-                added.append(Alternative(round(alt.score * factor, 4), text, synonym_of=alt.text))
+        if len(added) >= limit:
+            break
+        found = rewrites(alt.text, rules)
+        if found:
+            added.append(Alternative(round(alt.score * factor, 4), alt.text, synonym_of=alt.text, rewrites=tuple(found)))
     return [*alternatives, *added]

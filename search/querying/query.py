@@ -38,7 +38,7 @@ import unicodedata
 
 from search.alternative import Alternative
 from search.conf import TIER_NAMES
-from search.documents import EXACT, RESULT_FIELDS, SEARCHED_FIELDS
+from search.documents import EXACT, EXACT_SYNONYMS, RESULT_FIELDS, SEARCHED_FIELDS, STEM_SYNONYMS
 from search.querying.suggestions import words as words_of
 from search.stopwords import is_stop_word
 
@@ -91,22 +91,34 @@ def boosts(alternatives: list[Alternative], *, tiers: dict) -> list[dict]:
     return [{tier: round(weight * w, 4) for tier, weight in tiers.items()} for w in weights(alternatives)]
 
 
-def _tier_clauses(text: str, words: str) -> dict[str, dict]:
-    """The query of each tier for one alternative (phrase tiers need the text, word tiers its non-stop words)."""
+def _tier_clauses(text: str, words: str, *, synonyms: bool = False) -> dict[str, dict]:
+    """The query of each tier for one alternative (phrase tiers need the text, word tiers its non-stop words).
+
+    With `synonyms`, the same clauses analyze the text with the synonym analyzers of the field's
+    family (search/documents.py), in which Elasticsearch applies the blog's rules: "js" is the
+    words js or javascript, a rule of several words a phrase. `combined_fields` takes no analyzer:
+    its synonym form is the `cross_fields` multi_match, which with one analyzer for every field
+    also matches the words across title, text and comment as one field."""
     exact = lambda field: f"{field}.{EXACT}"  # noqa: E731
+    by_exact = {"analyzer": EXACT_SYNONYMS} if synonyms else {}
+    by_stem = {"analyzer": STEM_SYNONYMS} if synonyms else {}
     clauses = {
-        "title.exact.phrase": {"match_phrase": {exact(TITLE): {"query": text}}},
-        "title.stem.phrase": {"match_phrase": {TITLE: {"query": text}}},
-        "body.exact.phrase": {"multi_match": {"query": text, "type": "phrase", "fields": [exact(f) for f in BODIES]}},
-        "body.stem.phrase": {"multi_match": {"query": text, "type": "phrase", "fields": BODIES}},
+        "title.exact.phrase": {"match_phrase": {exact(TITLE): {"query": text, **by_exact}}},
+        "title.stem.phrase": {"match_phrase": {TITLE: {"query": text, **by_stem}}},
+        "body.exact.phrase": {"multi_match": {"query": text, "type": "phrase", "fields": [exact(f) for f in BODIES], **by_exact}},
+        "body.stem.phrase": {"multi_match": {"query": text, "type": "phrase", "fields": BODIES, **by_stem}},
     }
     # With one word, "every word" is the phrase again: those tiers would only double its weight.
     if words and (len(words.split()) > 1 or words.lower() != text.lower()):
+        every = {"query": words, "operator": "and"}
+        across = {"combined_fields": {**every, "fields": list(SEARCHED_FIELDS)}}
+        if synonyms:
+            across = {"multi_match": {**every, "type": "cross_fields", "fields": list(SEARCHED_FIELDS), **by_stem}}
         clauses.update(
             {
-                "title.exact.words": {"match": {exact(TITLE): {"query": words, "operator": "and"}}},
-                "title.stem.words": {"match": {TITLE: {"query": words, "operator": "and"}}},
-                "all.words": {"combined_fields": {"query": words, "fields": list(SEARCHED_FIELDS), "operator": "and"}},
+                "title.exact.words": {"match": {exact(TITLE): {**every, **by_exact}}},
+                "title.stem.words": {"match": {TITLE: {**every, **by_stem}}},
+                "all.words": across,
             }
         )
     return clauses
@@ -152,11 +164,12 @@ def _completion_clauses(text: str, *, stems: bool) -> dict[str, dict]:
     return {**clauses, "title.stem.phrase": phrase, "title.stem.words": every} if stems else clauses
 
 
-def _some_words(words: str, i: int, *, title_boost: float, boost: float) -> dict:
+def _some_words(words: str, i: int, *, title_boost: float, boost: float, synonyms: bool = False) -> dict:
     """BM25 over an alternative's words, the title weighed more: the order inside a tier, and a
     match at all for a document holding only some of the words."""
     fields = [f"{TITLE}^{title_boost}", *BODIES]
-    return {"multi_match": {"query": words, "fields": fields, "type": "most_fields", "boost": boost, "_name": f"alt{i}.{SOME_WORDS}"}}
+    clause = {"query": words, "fields": fields, "type": "most_fields", "boost": boost, "_name": f"alt{i}.{SOME_WORDS}"}
+    return {"multi_match": {**clause, "analyzer": STEM_SYNONYMS} if synonyms else clause}
 
 
 def build_query(
@@ -182,17 +195,18 @@ def build_query(
         if not text:
             continue
         words = without_stop_words(text)
-        for tier, clause in _tier_clauses(text, words).items():
+        expanded = bool(alt.synonym_of)  # a synonym alternative: the rules applied by Elasticsearch
+        for tier, clause in _tier_clauses(text, words, synonyms=expanded).items():
             if tier not in tiers:
                 continue
             by_tier[tier].append({"constant_score": {"filter": clause, "boost": round(tiers[tier] * w, 4), "_name": f"alt{i}.{tier}"}})
-        if completion_weight and typed_last and last_word(text) == typed_last:  # a query of only ":" has no word
+        if completion_weight and typed_last and not expanded and last_word(text) == typed_last:  # a query of only ":" has no word
             for tier, clause in _completion_clauses(text, stems=last_corrected).items():
                 if tier in tiers:
                     boost = round(tiers[tier] * w * completion_weight, 4)
                     by_tier[tier].append({"constant_score": {"filter": clause, "boost": boost, "_name": f"alt{i}{COMPLETED}.{tier}"}})
         if words and words_alone:
-            relevance.append(_some_words(words, i, title_boost=title_boost, boost=round(relevance_weight * w, 6)))
+            relevance.append(_some_words(words, i, title_boost=title_boost, boost=round(relevance_weight * w, 6), synonyms=expanded))
     should = [{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses] + relevance
     return {
         "bool": {
@@ -213,10 +227,14 @@ def highlight_query(alternatives: list[Alternative], *, completing: bool = False
     distinct words, not one per alternative (they share most words): the same words marked, in
     1.2 ms instead of 1.9 for a misspelled query's 3-4 alternatives (/tmp bench in the README)."""
     seen: dict[str, None] = {}
+    expanded: dict[str, None] = {}  # a synonym alternative's words: marked with what the rules make of them
     for alt in alternatives:
         for word in without_stop_words(without_symbols(alt.text)).split():
-            seen.setdefault(word.lower(), None)
+            (expanded if alt.synonym_of else seen).setdefault(word.lower(), None)
     words = {"multi_match": {"query": " ".join(seen), "fields": list(SEARCHED_FIELDS)}} if seen else None
+    if expanded:
+        synonyms = {"multi_match": {"query": " ".join(expanded), "fields": list(SEARCHED_FIELDS), "analyzer": STEM_SYNONYMS}}
+        words = {"bool": {"should": [words, synonyms]}} if words else synonyms
     last = last_word(without_symbols(alternatives[0].text)) if completing and alternatives else ""
     if not last:
         return words

@@ -87,7 +87,7 @@ class SearchResult:
 
     @property
     def search_terms(self) -> list[list]:
-        return [[a.score, a.text] for a in self.alternatives]
+        return [[a.score, a.label] for a in self.alternatives]
 
     def as_api(self) -> dict:
         """The JSON API's shape (`/api/search/`), plain data."""

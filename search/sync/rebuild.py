@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from django.db import connection, transaction
 from elasticsearch import ApiError, TransportError, helpers
 
-from search import conf, generation, vocabulary
+from search import conf, generation, synonyms, vocabulary
 from search.aliases import alias_name, aliased_indices, index_pattern, new_index_name, outdated_kinds
 from search.client import bulk_client
 from search.documents import KINDS, Kind, index_body
@@ -107,6 +107,11 @@ def remove_stale(client, kinds=KINDS) -> list[str]:
 
 
 def create_index(client, kind: str) -> str:
+    """A new, empty index for `kind`. The synonyms set its search analyzers read is written first,
+    from PostgreSQL (search/synonyms.py): an index opened before its set exists searches without
+    the rules until the set's next change. If Elasticsearch refuses the set, the build goes on
+    (it must not hang on synonyms); the next search_sync round copies the rules and reloads."""
+    synonyms.push(client)
     name = new_index_name(kind)
     body = index_body(kind, name)
     body.setdefault("mappings", {}).setdefault("_meta", {})["versions"] = SCHEME

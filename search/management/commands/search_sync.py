@@ -5,7 +5,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
-from search import conf
+from search import conf, synonyms
 from search.client import bulk_client
 from search.sync import outbox
 
@@ -58,9 +58,17 @@ class Command(BaseCommand):
                 f"Elasticsearch refuses writes (a read-only or write-blocked index: disk flood stage or index.blocks.*; or overload): "
                 f"{result.error}; {outbox.depth()} change(s) wait in the outbox, retried by the next run. Nothing was lost."
             )
+        self.copy_synonyms()
         message = f"Applied {result.applied} pending change(s); {outbox.depth()} waiting (scheduled for later or retried later)."
         if result.dead:
             message += f" {result.dead} change(s) refused too often moved to the dead letters (see /admin/)."
         if result.failed:
             self.stderr.write(f"{result.failed} change(s) refused, last error: {result.error}")
         self.stdout.write(self.style.SUCCESS(message))
+
+    def copy_synonyms(self):
+        """The synonyms set made equal to PostgreSQL's rules, if a change did not reach it."""
+        try:
+            synonyms.reconcile(bulk_client())
+        except Exception as exc:  # noqa: BLE001 - reported like the outbox's failures; the next round retries
+            raise CommandError(f"the synonym rules could not be copied to Elasticsearch ({exc}); the next run retries. Nothing was lost.") from exc
