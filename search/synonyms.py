@@ -12,16 +12,19 @@ synonym analyzers, below what was typed in every tier. A query no rule touches p
 
 If Elasticsearch cannot take a change (down, or refusing), nothing is lost: the rule is saved, the
 admin says so, and the scheduler's next `search_sync` round (reconcile()) copies PostgreSQL's
-rules over whatever the set holds, then bumps the generation again. A new index (reindex) gets the
-set first, from PostgreSQL, so it is built with the rules.
+rules over whatever the set holds (or reloads an index that does not apply it), then bumps the
+generation again. A new index (reindex) gets the set first, from PostgreSQL, so its analyzers
+load the rules when its shards start (if Elasticsearch refused the set then, the next round fixes
+it). An index built before the synonym analyzers existed gets no synonym clause (indices_apply).
 """
 
 import logging
 import re
 import threading
+import zlib
 from dataclasses import dataclass
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 
 from search import process
 from search.documents import synonyms_set
@@ -59,8 +62,15 @@ def _side(text: str) -> tuple[str, ...]:
     words = tuple(w.lower() for w in WORD.findall(text))
     if not words:
         raise ValueError(f"{text.strip()!r} holds no word")
-    if all(is_stop_word(w) for w in words):  # the stemmed fields drop it: the rule would match nothing there
-        raise ValueError(f"{text.strip()!r} is only stop words, which the search ignores")
+    # The stemmed fields drop stop words before the rules apply (a stop filter after a synonym
+    # graph breaks the graph), and Elasticsearch then skips a side that held one: refused here.
+    stop = [w for w in words if is_stop_word(w)]
+    if stop:
+        raise ValueError(f"{text.strip()!r} holds the stop word {stop[0]!r}, which the search ignores: a term may not hold one")
+    # The analyzers read "c#" and "c++" as the word "c": such a rule would rewrite every "c".
+    symbol = next((w for w in words if "+" in w or "#" in w), None)
+    if symbol:
+        raise ValueError(f"{symbol!r}: the search reads a word without + or # ({symbol.rstrip('+#')!r}), so a rule cannot name it")
     if len(words) > MAX_WORDS:
         raise ValueError(f"{text.strip()!r}: at most {MAX_WORDS} words a side")
     return words
@@ -124,6 +134,10 @@ def current(generation: int | None) -> tuple[Rule, ...]:
 
 # ---------------------------------------------------------------- Elasticsearch's copy
 
+# Seconds a copy may take in the admin's request (a reload on every node usually takes well under
+# one); past it the owner is told, and search_sync copies the rules again later.
+PUSH_TIMEOUT = 10.0
+
 
 def set_rules() -> list[dict]:
     """PostgreSQL's rules as the synonyms set's rules (Solr format, ids from the rows), skipping a
@@ -139,6 +153,26 @@ def set_rules() -> list[dict]:
     return out
 
 
+def _lock_key() -> int:
+    return zlib.crc32(f"blogsearch-synonyms:{synonyms_set()}".encode())
+
+
+def _copy(client) -> list[dict]:
+    """Replace the set with the rules read under one advisory lock, held until Elasticsearch has
+    answered: two saves at once copy one after the other, each reading the rules the one before it
+    committed, so the set ends with the latest rules (reading first and locking only the PUT, the
+    older list could land last). Raises when Elasticsearch fails, or when any shard failed to
+    reload its analyzers (that node would keep the old rules)."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_lock_key()])
+        rules = set_rules()
+        answer = client.synonyms.put_synonym(id=synonyms_set(), synonyms_set=rules)
+    failed = answer.get("reload_analyzers_details", {}).get("_shards", {}).get("failed", 0)
+    if failed:
+        raise RuntimeError(f"{failed} shard(s) failed to reload the synonym rules")
+    return rules
+
+
 def push(client=None) -> bool:
     """Replace the synonyms set with PostgreSQL's rules; Elasticsearch reloads the analyzers that
     read it before it answers. True when it took them; never raises (a save must not fail
@@ -146,20 +180,80 @@ def push(client=None) -> bool:
     from search.client import bulk_client
 
     try:
-        (client or bulk_client()).synonyms.put_synonym(id=synonyms_set(), synonyms_set=set_rules())
+        _copy((client or bulk_client()).options(request_timeout=PUSH_TIMEOUT))
     except Exception as exc:  # noqa: BLE001 - unreachable, refused or timed out: reconcile() retries
         log.warning("synonym rules not copied to Elasticsearch (%s); the next search_sync round retries", exc)
         return False
     return True
 
 
+def has_analyzers(client) -> bool:
+    """Whether every live index has the synonym analyzers. An index built by a release before them
+    lacks them, and a query naming them would fail on its shards: until `reindex` (the compose
+    start-up's `reindex --if-missing` rebuilds it), searches leave the rules out."""
+    from search.aliases import alias_name
+    from search.documents import EXACT_SYNONYMS, KINDS, STEM_SYNONYMS
+
+    indices = client.indices.get_settings(index=",".join(alias_name(k) for k in KINDS)).body
+    wanted = {STEM_SYNONYMS, EXACT_SYNONYMS}
+    return bool(indices) and all(wanted <= set(i["settings"]["index"].get("analysis", {}).get("analyzer", {})) for i in indices.values())
+
+
+class _Ready:
+    def __init__(self):
+        self.generation: int | None = None
+        self.value = False
+
+
+_ready = _Ready()
+process.register("synonym analyzers present", lambda: _ready.__init__())
+
+
+def indices_apply(client, generation: int | None) -> bool:
+    """has_analyzers(), asked once per generation per process (an alias swap bumps it), and only by
+    a search that a rule touches. When Elasticsearch cannot say, no (this search only)."""
+    if generation is not None and generation == _ready.generation:
+        return _ready.value
+    try:
+        value = has_analyzers(client)
+    except Exception as exc:  # noqa: BLE001 - the search itself reports Elasticsearch's failure
+        log.warning("could not tell whether the indices have the synonym analyzers (%s); searching without the rules", exc)
+        return False
+    if not value:
+        log.warning("the live indices lack the synonym analyzers (built by an older release): run `manage.py reindex`")
+    if generation is not None:
+        _ready.generation, _ready.value = generation, value
+    return value
+
+
+def _applied(client, rules: list[dict]) -> bool:
+    """Whether the live indices' analyzers apply the rules, by one rule: its first side must
+    analyze into its target's words. A shard that started while the set could not be read (a
+    whole cluster restarting, say) loads no rules, and Elasticsearch never retries it."""
+    from search.aliases import alias_name
+    from search.documents import EXACT_SYNONYMS, KINDS
+
+    rule = parse(rules[0]["synonyms"])
+    side = rule.sides[0]
+    target = " ".join(rule.targets(side)[0])
+
+    def words(index: str, text: str, analyzer: str) -> set[str]:
+        return {t["token"] for t in client.indices.analyze(index=index, analyzer=analyzer, text=text)["tokens"]}
+
+    return all(words(alias_name(k), target, "exact_text") <= words(alias_name(k), " ".join(side), EXACT_SYNONYMS) for k in KINDS)
+
+
 def reconcile(client) -> bool:
-    """Make the synonyms set hold PostgreSQL's rules if it does not (each search_sync round, so a
-    change Elasticsearch could not take is applied later). True when it copied them; raises when
-    Elasticsearch fails (the round reports it)."""
+    """Make Elasticsearch apply PostgreSQL's rules if it does not (each search_sync round): copy
+    them when the set differs (a change it could not take), reload the analyzers when the set is
+    right but an index does not apply it; then bump the generation, so answers cached meanwhile
+    are dropped. True when it changed something; raises when Elasticsearch fails (the round
+    reports it)."""
     from elasticsearch import NotFoundError
 
     from search import generation
+    from search.aliases import alias_name
+    from search.documents import KINDS
 
     want = set_rules()
     try:
@@ -167,11 +261,15 @@ def reconcile(client) -> bool:
     except NotFoundError:
         have = None
     key = lambda rules: sorted((r["id"], r["synonyms"]) for r in rules)  # noqa: E731
-    if have is not None and key(have) == key(want):
+    if have is None or key(have) != key(want):
+        copied = _copy(client)
+        log.info("synonym rules copied to Elasticsearch's synonyms set %s (%d rules)", synonyms_set(), len(copied))
+    elif want and has_analyzers(client) and not _applied(client, want):
+        client.indices.reload_search_analyzers(index=",".join(alias_name(k) for k in KINDS))
+        log.warning("an index did not apply the synonym rules (a shard started while they were unreadable): analyzers reloaded")
+    else:
         return False
-    client.synonyms.put_synonym(id=synonyms_set(), synonyms_set=want)
-    generation.bump()  # answers cached while the set was stale are dropped
-    log.info("synonym rules copied to Elasticsearch's synonyms set %s (%d rules)", synonyms_set(), len(want))
+    generation.bump()
     return True
 
 
@@ -184,15 +282,21 @@ def last_push_failed() -> bool:
 
 
 def _after_commit() -> None:
-    _last.failed = not push()
     from search import generation
 
-    generation.bump()
+    _last.failed = not push()
+    try:
+        generation.bump()
+    except DatabaseError:  # the rule is saved; the caches die with the next bump or their lifetime
+        log.exception("generation bump after a synonym change failed")
 
 
 def changed(**kwargs) -> None:
     """A rule saved or deleted (connected in search/apps.py): once committed, copy the rules to
     Elasticsearch, then start a new generation, so every process reads the rules again and no
     answer cached before Elasticsearch had them is served. In this order: a bump first would let
-    a search cache an answer without the new rule under the new generation."""
+    a search cache an answer without the new rule under the new generation. Once per transaction:
+    deleting twenty rules at once copies the rules once."""
+    if any(hook is _after_commit for _, hook, *_ in connection.run_on_commit):
+        return
     transaction.on_commit(_after_commit)

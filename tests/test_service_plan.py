@@ -115,6 +115,7 @@ def test_a_synonym_rule_is_one_more_alternative_of_the_same_one_request(knowing,
     from search.synonyms import parse
 
     monkeypatch.setattr(synonyms, "current", lambda gen: (parse("zeppelin, airship"),))
+    monkeypatch.setattr(synonyms, "indices_apply", lambda client, gen: True)  # the indices have the synonym analyzers
     client = FakeClient(hits("Airship tips", matched=("alt2.title.exact.phrase",)))
     result = search("zepelin tips", client=client)
     assert len(client.bodies) == 1

@@ -22,7 +22,7 @@ from search.documents import CommentMatch, Hit
 from search.querying.facets import Facets
 
 log = logging.getLogger(__name__)
-_VERSION = "r4"
+_VERSION = "r5"
 
 # A cache that fails (Redis down) or hangs (its socket timeout, set in settings.CACHES) is skipped
 # for a while: searches go on uncached, and only the first of them pays the timeout.

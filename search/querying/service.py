@@ -287,9 +287,10 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     else:  # nothing can be corrected
         result.alternatives = plan.typed(query, cfg)
     ranking = cfg.ranking
-    result.alternatives = expand.with_synonyms(
-        result.alternatives, synonyms.current(gen), limit=ranking.synonym_alternatives, factor=ranking.synonym_score_factor
-    )
+    rules = synonyms.current(gen)
+    if rules and not synonyms.indices_apply(executor.client, gen):  # indices of an older release: no synonym analyzers
+        rules = ()
+    result.alternatives = expand.with_synonyms(result.alternatives, rules, limit=ranking.synonym_alternatives, factor=ranking.synonym_score_factor)
     body = plan.alternatives_request(
         result.alternatives,
         page=result.page,

@@ -51,6 +51,8 @@ class Command(BaseCommand):
     def apply(self):
         result = outbox.drain_all(batch=conf.get().sync.pending_drain_batch, client=bulk_client())
         outbox.breaker.reset()
+        # Also when the outbox is blocked (the set is another index); not when nothing answers.
+        synonyms_failed = "" if result.unreachable else self.copy_synonyms()
         if result.unreachable:
             raise CommandError(f"Elasticsearch refused the pending changes ({result.error}); {outbox.depth()} still waiting. Nothing was lost.")
         if result.blocked:
@@ -58,7 +60,8 @@ class Command(BaseCommand):
                 f"Elasticsearch refuses writes (a read-only or write-blocked index: disk flood stage or index.blocks.*; or overload): "
                 f"{result.error}; {outbox.depth()} change(s) wait in the outbox, retried by the next run. Nothing was lost."
             )
-        self.copy_synonyms()
+        if synonyms_failed:
+            raise CommandError(synonyms_failed)
         message = f"Applied {result.applied} pending change(s); {outbox.depth()} waiting (scheduled for later or retried later)."
         if result.dead:
             message += f" {result.dead} change(s) refused too often moved to the dead letters (see /admin/)."
@@ -66,9 +69,13 @@ class Command(BaseCommand):
             self.stderr.write(f"{result.failed} change(s) refused, last error: {result.error}")
         self.stdout.write(self.style.SUCCESS(message))
 
-    def copy_synonyms(self):
-        """The synonyms set made equal to PostgreSQL's rules, if a change did not reach it."""
+    def copy_synonyms(self) -> str:
+        """Elasticsearch made to apply PostgreSQL's synonym rules, if a change did not reach it; what
+        went wrong, or "" (reported after the outbox's own failures)."""
         try:
-            synonyms.reconcile(bulk_client())
+            if synonyms.reconcile(bulk_client()):
+                self.stdout.write("Synonym rules copied to Elasticsearch (a change it had not taken).")
         except Exception as exc:  # noqa: BLE001 - reported like the outbox's failures; the next round retries
-            raise CommandError(f"the synonym rules could not be copied to Elasticsearch ({exc}); the next run retries. Nothing was lost.") from exc
+            log.warning("synonym rules not copied: %s", exc)
+            return f"the synonym rules could not be copied to Elasticsearch ({exc}); the next run retries. Nothing was lost."
+        return ""

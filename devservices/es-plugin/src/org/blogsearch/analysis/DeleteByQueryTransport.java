@@ -20,6 +20,7 @@ import org.elasticsearch.index.reindex.DeleteByQueryAction;
 import org.elasticsearch.index.reindex.DeleteByQueryRequest;
 import org.elasticsearch.index.reindex.ScrollableHitSource;
 import org.elasticsearch.injection.guice.Inject;
+import org.elasticsearch.rest.RestStatus;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 import org.elasticsearch.search.sort.SortBuilders;
@@ -35,9 +36,11 @@ import java.util.List;
  * set (it deletes the set's old rules by query before it writes the new ones).
  *
  * A plain version, written for this project: scroll the matching documents in batches, delete each
- * batch by id with one bulk request, then refresh the searched indices when asked. No slices, no
- * throttling, no version checks, no task status while it runs: none of which the synonyms API asks
- * for. The REST endpoint `_delete_by_query` is not registered; nothing here uses it.
+ * batch by id with one bulk request, each delete only if the document is still the one the search
+ * saw (its sequence number and primary term, as the full action does: a document changed meanwhile
+ * is a version conflict, which aborts unless `conflicts=proceed`), then refresh the searched
+ * indices when asked. No slices, no throttling, no task status while it runs: none of which the
+ * synonyms API asks for. The REST endpoint `_delete_by_query` is not registered; nothing uses it.
  */
 public final class DeleteByQueryTransport extends HandledTransportAction<DeleteByQueryRequest, BulkByScrollResponse> {
 
@@ -62,6 +65,7 @@ public final class DeleteByQueryTransport extends HandledTransportAction<DeleteB
         private final List<ScrollableHitSource.SearchFailure> searchFailures = new ArrayList<>();
         private long total;
         private long deleted;
+        private long versionConflicts;
         private int batches;
         private String scrollId;
 
@@ -76,7 +80,7 @@ public final class DeleteByQueryTransport extends HandledTransportAction<DeleteB
                 search.source(new SearchSourceBuilder());
             }
             SearchSourceBuilder source = search.source();
-            source.size(request.getBatchSize()).fetchSource(false).trackTotalHits(true);
+            source.size(request.getBatchSize()).fetchSource(false).trackTotalHits(true).seqNoAndPrimaryTerm(true);
             if (source.sorts() == null || source.sorts().isEmpty()) {
                 source.sort(SortBuilders.fieldSort("_doc"));
             }
@@ -106,7 +110,8 @@ public final class DeleteByQueryTransport extends HandledTransportAction<DeleteB
                 if (maxDocs > 0 && deleted + bulk.numberOfActions() >= maxDocs) {
                     break;
                 }
-                DeleteRequest delete = new DeleteRequest(hit.getIndex(), hit.getId());
+                DeleteRequest delete = new DeleteRequest(hit.getIndex(), hit.getId()).setIfSeqNo(hit.getSeqNo())
+                    .setIfPrimaryTerm(hit.getPrimaryTerm());
                 DocumentField routing = hit.field("_routing");
                 if (routing != null) {
                     delete.routing(routing.getValue());
@@ -119,10 +124,15 @@ public final class DeleteByQueryTransport extends HandledTransportAction<DeleteB
 
         private void onBulk(org.elasticsearch.action.bulk.BulkResponse response) {
             for (BulkItemResponse item : response.getItems()) {
-                if (item.isFailed()) {
-                    bulkFailures.add(item.getFailure());
-                } else {
+                if (item.isFailed() == false) {
                     deleted++;
+                } else if (item.getFailure().getStatus() == RestStatus.CONFLICT) {
+                    versionConflicts++;
+                    if (request.isAbortOnVersionConflict()) {
+                        bulkFailures.add(item.getFailure());
+                    }
+                } else {
+                    bulkFailures.add(item.getFailure());
                 }
             }
             int maxDocs = request.getMaxDocs();
@@ -149,7 +159,7 @@ public final class DeleteByQueryTransport extends HandledTransportAction<DeleteB
 
         private void respond() {
             BulkByScrollTask.Status status = new BulkByScrollTask.Status(
-                null, total, 0, 0, deleted, batches, 0, 0, 0, 0, TimeValue.ZERO, request.getRequestsPerSecond(), null, TimeValue.ZERO
+                null, total, 0, 0, deleted, batches, versionConflicts, 0, 0, 0, TimeValue.ZERO, request.getRequestsPerSecond(), null, TimeValue.ZERO
             );
             TimeValue took = TimeValue.timeValueNanos(System.nanoTime() - startNanos);
             listener.onResponse(new BulkByScrollResponse(took, status, bulkFailures, searchFailures, false));
