@@ -314,3 +314,17 @@ def test_reconcile_copies_a_differing_set_reloads_an_index_that_does_not_apply_i
     fake.applies = False  # a shard started while the set could not be read
     assert synonyms.reconcile(fake) and fake.calls == ["put", "reload"]
     assert not synonyms.reconcile(fake)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deleting_many_rules_at_once_copies_the_rules_once(admin_client, es, blog, monkeypatch):
+    SynonymRule.objects.bulk_create([SynonymRule(rule=r) for r in ("js, javascript", "k8s => kubernetes", "pg, postgres")])
+    synonyms.push(es)
+    copies = []
+    real = synonyms.push
+    monkeypatch.setattr(synonyms, "push", lambda client=None: copies.append(1) or real(client))
+    ids = list(SynonymRule.objects.values_list("pk", flat=True))
+    response = admin_client.post(reverse("admin:search_synonymrule_changelist"), {"action": "delete_selected", "_selected_action": ids, "post": "yes"})
+    assert response.status_code == 302 and not SynonymRule.objects.exists()
+    assert len(copies) == 1  # one copy after the commit, not one per row
+    assert held_rules(es) == []
