@@ -21,6 +21,7 @@ it). An index built before the synonym analyzers existed gets no synonym clause 
 import logging
 import re
 import threading
+import unicodedata
 import zlib
 from dataclasses import dataclass
 
@@ -36,6 +37,20 @@ log = logging.getLogger(__name__)
 # A dot splits words, as in the analyzers (search/documents.py): "node.js" is the words node, js.
 WORD = re.compile(r"[^\W_]+(?:['+#-][^\W_]+)*[+#]*", re.UNICODE)
 MAX_WORDS = 4  # per side: a rule names a term, not a sentence
+
+
+def key_word(word: str) -> str:
+    """A word as the exact analyzer keeps it, near enough to match a rule's side against a query:
+    lowercased, the possessive 's dropped, accents folded ("Kirby's" -> kirby, "Café" -> cafe)."""
+    word = word.lower()
+    for possessive in ("'s", "\u2019s"):
+        word = word.removesuffix(possessive)
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
+
+
+def key_words(words) -> tuple[str, ...]:
+    """key_word() of each word, a hyphenated word as its parts (the tokenizer splits "e-mail")."""
+    return tuple(part for w in words for part in key_word(w).split("-") if part)
 
 
 @dataclass(frozen=True)
@@ -64,7 +79,7 @@ def _side(text: str) -> tuple[str, ...]:
         raise ValueError(f"{text.strip()!r} holds no word")
     # The stemmed fields drop stop words before the rules apply (a stop filter after a synonym
     # graph breaks the graph), and Elasticsearch then skips a side that held one: refused here.
-    stop = [w for w in words if is_stop_word(w)]
+    stop = [w for w in words if is_stop_word(key_word(w))]  # "what's": the possessive filter runs first
     if stop:
         raise ValueError(f"{text.strip()!r} holds the stop word {stop[0]!r}, which the search ignores: a term may not hold one")
     # The analyzers read "c#" and "c++" as the word "c": such a rule would rewrite every "c".
@@ -161,12 +176,16 @@ def _copy(client) -> list[dict]:
     """Replace the set with the rules read under one advisory lock, held until Elasticsearch has
     answered: two saves at once copy one after the other, each reading the rules the one before it
     committed, so the set ends with the latest rules (reading first and locking only the PUT, the
-    older list could land last). Raises when Elasticsearch fails, or when any shard failed to
-    reload its analyzers (that node would keep the old rules)."""
+    older list could land last; if a copy times out, Elasticsearch may still apply it after the
+    next one, which the next search_sync round sees and corrects). At most PUSH_TIMEOUT waiting
+    for the lock and as much for Elasticsearch. Raises when Elasticsearch fails, or when any shard
+    failed to reload its analyzers (that node would keep the old rules)."""
     with transaction.atomic(), connection.cursor() as cursor:
+        # Bounded: a copy stuck behind another (Elasticsearch slow) gives up; search_sync retries.
+        cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{int(PUSH_TIMEOUT * 1000)}ms"])
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_lock_key()])
         rules = set_rules()
-        answer = client.synonyms.put_synonym(id=synonyms_set(), synonyms_set=rules)
+        answer = client.options(request_timeout=PUSH_TIMEOUT).synonyms.put_synonym(id=synonyms_set(), synonyms_set=rules)
     failed = answer.get("reload_analyzers_details", {}).get("_shards", {}).get("failed", 0)
     if failed:
         raise RuntimeError(f"{failed} shard(s) failed to reload the synonym rules")
@@ -180,7 +199,7 @@ def push(client=None) -> bool:
     from search.client import bulk_client
 
     try:
-        _copy((client or bulk_client()).options(request_timeout=PUSH_TIMEOUT))
+        _copy(client or bulk_client())
     except Exception as exc:  # noqa: BLE001 - unreachable, refused or timed out: reconcile() retries
         log.warning("synonym rules not copied to Elasticsearch (%s); the next search_sync round retries", exc)
         return False
@@ -191,56 +210,71 @@ def has_analyzers(client) -> bool:
     """Whether every live index has the synonym analyzers. An index built by a release before them
     lacks them, and a query naming them would fail on its shards: until `reindex` (the compose
     start-up's `reindex --if-missing` rebuilds it), searches leave the rules out."""
+    from elasticsearch import NotFoundError
+
     from search.aliases import alias_name
     from search.documents import EXACT_SYNONYMS, KINDS, STEM_SYNONYMS
 
-    indices = client.indices.get_settings(index=",".join(alias_name(k) for k in KINDS)).body
+    try:
+        indices = client.indices.get_settings(index=",".join(alias_name(k) for k in KINDS)).body
+    except NotFoundError:  # no index yet (before the first reindex)
+        return False
     wanted = {STEM_SYNONYMS, EXACT_SYNONYMS}
     return bool(indices) and all(wanted <= set(i["settings"]["index"].get("analysis", {}).get("analyzer", {})) for i in indices.values())
 
 
-class _Ready:
-    def __init__(self):
-        self.generation: int | None = None
-        self.value = False
+_ready: tuple[int | None, bool] = (None, False)  # (generation, the indices have the analyzers), set at once
 
 
-_ready = _Ready()
-process.register("synonym analyzers present", lambda: _ready.__init__())
+def _reset_ready() -> None:
+    global _ready
+    _ready = (None, False)
 
 
-def indices_apply(client, generation: int | None) -> bool:
+process.register("synonym analyzers present", _reset_ready)
+
+
+def indices_apply(client, generation: int | None) -> bool | None:
     """has_analyzers(), asked once per generation per process (an alias swap bumps it), and only by
-    a search that a rule touches. When Elasticsearch cannot say, no (this search only)."""
-    if generation is not None and generation == _ready.generation:
-        return _ready.value
+    a search that a rule touches. None when Elasticsearch cannot say (that answer is not cached)."""
+    global _ready
+    known_generation, value = _ready
+    if generation is not None and generation == known_generation:
+        return value
     try:
         value = has_analyzers(client)
     except Exception as exc:  # noqa: BLE001 - the search itself reports Elasticsearch's failure
         log.warning("could not tell whether the indices have the synonym analyzers (%s); searching without the rules", exc)
-        return False
+        return None
     if not value:
         log.warning("the live indices lack the synonym analyzers (built by an older release): run `manage.py reindex`")
     if generation is not None:
-        _ready.generation, _ready.value = generation, value
+        _ready = (generation, value)
     return value
 
 
 def _applied(client, rules: list[dict]) -> bool:
-    """Whether the live indices' analyzers apply the rules, by one rule: its first side must
-    analyze into its target's words. A shard that started while the set could not be read (a
-    whole cluster restarting, say) loads no rules, and Elasticsearch never retries it."""
+    """Whether the live indices' analyzers apply the rules, by one telling rule: the first whose
+    target has words its side lacks, which the side must then analyze into, in both synonym
+    analyzers (a rule could fail in one only). A shard that started while the set could not be
+    read (a whole cluster restarting, say) loads no rules, and Elasticsearch never retries it.
+    `_analyze` asks one copy of each index: a check, not a proof."""
     from search.aliases import alias_name
-    from search.documents import EXACT_SYNONYMS, KINDS
-
-    rule = parse(rules[0]["synonyms"])
-    side = rule.sides[0]
-    target = " ".join(rule.targets(side)[0])
+    from search.documents import EXACT_SYNONYMS, KINDS, STEM_SYNONYMS
 
     def words(index: str, text: str, analyzer: str) -> set[str]:
         return {t["token"] for t in client.indices.analyze(index=index, analyzer=analyzer, text=text)["tokens"]}
 
-    return all(words(alias_name(k), target, "exact_text") <= words(alias_name(k), " ".join(side), EXACT_SYNONYMS) for k in KINDS)
+    index = alias_name(KINDS[0])
+    for kept in rules:
+        rule = parse(kept["synonyms"])
+        side = " ".join(rule.sides[0])
+        target = " ".join(rule.targets(rule.sides[0])[0])
+        if words(index, target, "exact_text") <= words(index, side, "exact_text"):
+            continue  # "cafe, café": the side already holds the target's words; it tells nothing
+        pairs = (("exact_text", EXACT_SYNONYMS), ("english_text", STEM_SYNONYMS))
+        return all(words(alias_name(k), target, plain) <= words(alias_name(k), side, expanded) for k in KINDS for plain, expanded in pairs)
+    return True
 
 
 def reconcile(client) -> bool:
@@ -262,18 +296,30 @@ def reconcile(client) -> bool:
         have = None
     key = lambda rules: sorted((r["id"], r["synonyms"]) for r in rules)  # noqa: E731
     if have is None or key(have) != key(want):
-        copied = _copy(client)
+        try:
+            copied = _copy(client)
+        finally:  # sent, perhaps applied in part: answers cached meanwhile must go either way
+            generation.bump()
         log.info("synonym rules copied to Elasticsearch's synonyms set %s (%d rules)", synonyms_set(), len(copied))
-    elif want and has_analyzers(client) and not _applied(client, want):
-        client.indices.reload_search_analyzers(index=",".join(alias_name(k) for k in KINDS))
+        return True
+    if want and has_analyzers(client) and not _applied(client, want):
+        try:
+            answer = client.indices.reload_search_analyzers(index=",".join(alias_name(k) for k in KINDS))
+        finally:
+            generation.bump()
+        failed = answer.get("_shards", {}).get("failed", 0)
+        if failed:
+            raise RuntimeError(f"{failed} shard(s) failed to reload the synonym rules")
         log.warning("an index did not apply the synonym rules (a shard started while they were unreadable): analyzers reloaded")
-    else:
-        return False
-    generation.bump()
-    return True
+        return True
+    return False
 
 
 _last = threading.local()
+
+
+def forget_last_push() -> None:
+    _last.failed = False
 
 
 def last_push_failed() -> bool:

@@ -12,23 +12,40 @@ touches (a query no rule touches sends no synonym clause) and to show what they 
 """
 
 from search.alternative import Alternative
-from search.synonyms import WORD, Rule
+from search.synonyms import WORD, Rule, key_word, key_words
 
 
 def rewrites(text: str, rules: tuple[Rule, ...]) -> list[str]:
-    """Each single rewrite of `text` by a rule (one occurrence of one side replaced at a time)."""
-    spans = [(m.start(), m.end(), m.group().lower()) for m in WORD.finditer(text)]
+    """Each single rewrite of `text` by a rule (one occurrence of one side replaced at a time).
+
+    Words are compared as the exact analyzer keeps them (search/synonyms.key_words: the possessive
+    dropped, accents folded, a hyphenated word as its parts), so that a synonym alternative is sent
+    wherever Elasticsearch's analyzers would apply the rule: "Kirby's" meets a rule on "kirby",
+    "e mail" one on "e-mail"."""
+    spans = [(m.start() + i, m.start() + i + len(part), key) for m in WORD.finditer(text) for i, part, key in _parts(m.group())]
     words = [w for _, _, w in spans]
     out: list[str] = []
     for rule in rules:
         for side in rule.sides:
-            n = len(side)
+            keys = key_words(side)
+            n = len(keys)
             for i in range(len(words) - n + 1):
-                if tuple(words[i : i + n]) != side:
+                if tuple(words[i : i + n]) != keys:
                     continue
                 for target in rule.targets(side):
                     out.append(text[: spans[i][0]] + " ".join(target) + text[spans[i + n - 1][1] :])
     return list(dict.fromkeys(out))
+
+
+def _parts(word: str) -> list[tuple[int, str, str]]:
+    """(offset, text, key) of each hyphen-separated part of a word, its key as key_word() makes it."""
+    out, offset = [], 0
+    for part in word.split("-"):
+        key = key_word(part)
+        if key:
+            out.append((offset, part, key))
+        offset += len(part) + 1
+    return out
 
 
 def with_synonyms(alternatives: list[Alternative], rules: tuple[Rule, ...], *, limit: int, factor: float) -> list[Alternative]:

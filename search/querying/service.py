@@ -72,6 +72,7 @@ class SearchResult:
     elapsed_ms: float = 0.0
     round_trips: int = 0
     showing_for: str = ""  # the alternative behind the top hit, when it is not what was typed
+    uncacheable: bool = False  # answered without something it should have had: not stored
     requests: list[dict] = field(default_factory=list)
     cached: bool = False
     word_cache_hit: bool = False  # suggestions came from the per-word cache (no suggest request)
@@ -211,7 +212,7 @@ def search(
     executor = Executor(client or get_client(), deadline_seconds=cfg.serving.deadline_seconds, timeout_seconds=cfg.elasticsearch.timeout)
     _guarded(result, executor, gen, detail=detail, snippets=snippets)
     result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
-    if use_cache:
+    if use_cache and not result.uncacheable:
         resultcache.put(key, page, gen, resultcache.pack(result), cfg.serving.cache_seconds)
     return result
 
@@ -287,10 +288,12 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     else:  # nothing can be corrected
         result.alternatives = plan.typed(query, cfg)
     ranking = cfg.ranking
-    rules = synonyms.current(gen)
-    if rules and not synonyms.indices_apply(executor.client, gen):  # indices of an older release: no synonym analyzers
-        rules = ()
-    result.alternatives = expand.with_synonyms(result.alternatives, rules, limit=ranking.synonym_alternatives, factor=ranking.synonym_score_factor)
+    expanded = expand.with_synonyms(result.alternatives, synonyms.current(gen), limit=ranking.synonym_alternatives, factor=ranking.synonym_score_factor)
+    if len(expanded) > len(result.alternatives):  # a rule touches the query: do the indices have the synonym analyzers?
+        usable = synonyms.indices_apply(executor.client, gen)  # not those of an older release
+        result.uncacheable = usable is None  # without the rules only because Elasticsearch could not say
+        if usable:
+            result.alternatives = expanded
     body = plan.alternatives_request(
         result.alternatives,
         page=result.page,

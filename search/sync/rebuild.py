@@ -107,11 +107,7 @@ def remove_stale(client, kinds=KINDS) -> list[str]:
 
 
 def create_index(client, kind: str) -> str:
-    """A new, empty index for `kind`. The synonyms set its search analyzers read is written first,
-    from PostgreSQL (search/synonyms.py): an index opened before its set exists searches without
-    the rules until the set's next change. If Elasticsearch refuses the set, the build goes on
-    (it must not hang on synonyms); the next search_sync round copies the rules and reloads."""
-    synonyms.push(client)
+    """A new, empty index for `kind` (build() writes the synonyms set first)."""
     name = new_index_name(kind)
     body = index_body(kind, name)
     body.setdefault("mappings", {}).setdefault("_meta", {})["versions"] = SCHEME
@@ -168,6 +164,10 @@ def _timed_from_first(bar) -> Callable[[int], None]:
 def build(client, kinds, report: RebuildReport, progress_factory=None) -> dict[str, str]:
     """Phase 1: new indices, loaded. On failure they are deleted and the aliases never moved."""
     new, bars = {}, {}
+    # The synonyms set the new indices' search analyzers read, from PostgreSQL, before they exist:
+    # an index opened before its set searches without the rules until the set's next change. If
+    # Elasticsearch refuses it, the build goes on; the next search_sync round copies and reloads.
+    synonyms.push(client)
     try:
         for kind in kinds:
             new[kind] = create_index(client, kind)
