@@ -20,6 +20,12 @@ def alias_name(kind: str) -> str:
     return f"{conf.get().index.prefix}-{kind}"
 
 
+def live_aliases() -> str:
+    """Every kind's alias, comma-separated: what a search, the dictionary and the synonyms' checks
+    address."""
+    return ",".join(alias_name(kind) for kind in KINDS)
+
+
 def new_index_name(kind: str, *, now: datetime | None = None) -> str:
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%d%H%M%S%f")
     return f"{alias_name(kind)}-{stamp}"

@@ -26,9 +26,11 @@ import zlib
 from dataclasses import dataclass
 
 from django.db import DatabaseError, connection, transaction
+from elasticsearch import NotFoundError
 
 from search import process
-from search.documents import synonyms_set
+from search.aliases import alias_name, live_aliases
+from search.documents import EXACT_SYNONYMS, KINDS, STEM_SYNONYMS, synonyms_set
 from search.stopwords import is_stop_word
 
 log = logging.getLogger(__name__)
@@ -210,13 +212,8 @@ def has_analyzers(client) -> bool:
     """Whether every live index has the synonym analyzers. An index built by a release before them
     lacks them, and a query naming them would fail on its shards: until `reindex` (the compose
     start-up's `reindex --if-missing` rebuilds it), searches leave the rules out."""
-    from elasticsearch import NotFoundError
-
-    from search.aliases import alias_name
-    from search.documents import EXACT_SYNONYMS, KINDS, STEM_SYNONYMS
-
     try:
-        indices = client.indices.get_settings(index=",".join(alias_name(k) for k in KINDS)).body
+        indices = client.indices.get_settings(index=live_aliases()).body
     except NotFoundError:  # no index yet (before the first reindex)
         return False
     wanted = {STEM_SYNONYMS, EXACT_SYNONYMS}
@@ -259,8 +256,6 @@ def _applied(client, rules: list[dict]) -> bool:
     analyzers (a rule could fail in one only). A shard that started while the set could not be
     read (a whole cluster restarting, say) loads no rules, and Elasticsearch never retries it.
     `_analyze` asks one copy of each index: a check, not a proof."""
-    from search.aliases import alias_name
-    from search.documents import EXACT_SYNONYMS, KINDS, STEM_SYNONYMS
 
     def words(index: str, text: str, analyzer: str) -> set[str]:
         return {t["token"] for t in client.indices.analyze(index=index, analyzer=analyzer, text=text)["tokens"]}
@@ -283,11 +278,7 @@ def reconcile(client) -> bool:
     right but an index does not apply it; then bump the generation, so answers cached meanwhile
     are dropped. True when it changed something; raises when Elasticsearch fails (the round
     reports it)."""
-    from elasticsearch import NotFoundError
-
     from search import generation
-    from search.aliases import alias_name
-    from search.documents import KINDS
 
     want = set_rules()
     try:
@@ -304,7 +295,7 @@ def reconcile(client) -> bool:
         return True
     if want and has_analyzers(client) and not _applied(client, want):
         try:
-            answer = client.indices.reload_search_analyzers(index=",".join(alias_name(k) for k in KINDS))
+            answer = client.indices.reload_search_analyzers(index=live_aliases())
         finally:
             generation.bump()
         failed = answer.get("_shards", {}).get("failed", 0)

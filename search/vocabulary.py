@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from django.db import DatabaseError, connection, transaction
 
 from search import conf, process
-from search.aliases import alias_name
-from search.documents import KINDS, SEARCHED_FIELDS, SUGGESTER_FIELDS
+from search.aliases import live_aliases
+from search.documents import SEARCHED_FIELDS, SUGGESTER_FIELDS
 
 try:  # the compiled extension (native/lexicon/, built by `make`); without it searches ask Elasticsearch
     from lexicon import Lexicon
@@ -146,7 +146,7 @@ def collect(client, *, index: str | None = None) -> dict[str, tuple[int, int, in
     read from `index` (by default the live aliases; `reindex` reads its new indices while it swaps
     them in). One field at a time, its fielddata dropped right after, so the heap holds one
     field's words at most (the text's: about 120 MB at 10x the corpus)."""
-    index = index or ",".join(alias_name(kind) for kind in KINDS)
+    index = index or live_aliases()
     counts: dict[str, list[int]] = {}
     for position, name in enumerate(SEARCHED_FIELDS):
         exact = SUGGESTER_FIELDS[name]

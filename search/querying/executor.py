@@ -14,7 +14,7 @@ import time
 from elasticsearch import ConnectionTimeout, TransportError
 
 from search import process
-from search.aliases import alias_name
+from search.aliases import alias_name, live_aliases
 from search.documents import KINDS
 
 
@@ -75,7 +75,7 @@ def with_timeout(client, seconds: float):
 class Executor:
     def __init__(self, client, *, deadline_seconds: float, timeout_seconds: float, clock=None):
         self.client = client
-        self.indices = ",".join(alias_name(kind) for kind in KINDS)
+        self.indices = live_aliases()
         self.clock = clock or time.monotonic
         self.deadline = self.clock() + deadline_seconds
         self.timeout_seconds = timeout_seconds
