@@ -11,7 +11,6 @@ gets them from devservices/es-plugin.
 
 import hashlib
 import json
-from dataclasses import dataclass
 from enum import StrEnum
 
 from elasticsearch.dsl import Date, Document, Index, Keyword, Long, Text, analyzer, char_filter, token_filter
@@ -218,55 +217,6 @@ class CommentDocument(SearchableFields):
 
 
 DOCUMENTS = {Kind.POSTS: PostDocument, Kind.COMMENTS: CommentDocument}
-
-
-@dataclass
-class CommentMatch:
-    """A matching comment shown inside its post's entry."""
-
-    id: int
-    author: str
-    url: str  # the post's page, at the comment's anchor
-    snippet_html: str  # highlighted, HTML-escaped by Elasticsearch
-
-
-@dataclass
-class Hit:
-    """One result: a document (result_of), or one entry per post (search/querying/reader.py:
-    type "post", `matched` saying whether the post itself or one of its comments put it there)."""
-
-    type: str  # "post" | "comment"
-    id: int
-    post_id: int
-    title: str
-    url: str
-    score: float
-    title_html: str  # highlighted, HTML-escaped by Elasticsearch
-    snippet_html: str  # highlighted, HTML-escaped by Elasticsearch
-    pub_date: str = ""
-    author: str = ""
-    tier: str = ""  # the best tier of the query it reached (search/querying/query.py), for the debug table
-    matched: str = "post"  # an entry: what put it at its rank, the post or one of its comments
-    comments: tuple[CommentMatch, ...] = ()  # an entry: its best matching comments
-    more_comments: int = 0  # an entry: how many more of its comments match
-
-
-def result_of(raw: dict) -> Hit:
-    """A hit of either document type as the result a reader sees, from RESULT_FIELDS only."""
-    src, hl = raw["_source"], raw.get("highlight", {})
-    is_comment = src.get("doc_type") == Kind.COMMENTS.entry
-    return Hit(
-        type=Kind.COMMENTS.entry if is_comment else Kind.POSTS.entry,
-        id=int(src["comment_id"] if is_comment else src["post_id"]),
-        post_id=int(src["post_id"]),
-        title=src.get("post_title" if is_comment else "title", ""),
-        url=src.get("url", ""),
-        score=round(float(raw.get("_score") or 0.0), 4),
-        title_html="" if is_comment else (hl.get("title") or [""])[0],
-        snippet_html=(hl.get("comment") or hl.get("text") or [""])[0],
-        pub_date=src.get("pub_date", ""),
-        author=src.get("author", ""),
-    )
 
 
 def index_definition(kind: str, name: str) -> Index:

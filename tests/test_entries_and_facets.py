@@ -3,10 +3,10 @@ dicts (no services)."""
 
 import pytest
 
-from search.documents import CommentMatch, Hit
 from search.querying import facets, reader, resultcache
 from search.querying.facets import Facets, Filters
 from search.querying.query import MATCHES, comments_body, search_body
+from search.querying.results import CommentMatch, Hit
 from search.querying.service import BadSearchRequest, SearchResult, validate_filters
 
 

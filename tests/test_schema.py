@@ -50,7 +50,8 @@ def test_the_field_lists_come_from_the_documents():
 
 
 def test_a_hit_is_read_from_the_result_fields_only():
-    from search.documents import RESULT_FIELDS, result_of
+    from search.documents import RESULT_FIELDS
+    from search.querying.results import result_of
 
     post = {
         "_score": 3.5,

@@ -1,9 +1,10 @@
 """Elasticsearch answers -> what the reader sees (pure, no I/O; tested as plain dicts)."""
 
 from search.alternative import Alternative
-from search.documents import CommentMatch, Hit, Kind, result_of
+from search.documents import Kind
 from search.querying import facets
 from search.querying.query import MATCHES, PHRASE, PHRASE_TIERS, WORDS, best_match, matched_alternative, matched_tier
+from search.querying.results import CommentMatch, Hit, result_of
 
 
 def total(response: dict) -> int:

@@ -18,8 +18,8 @@ from django.dispatch import receiver
 from search import conf, process
 from search.alternative import Alternative
 from search.breaker import Breaker
-from search.documents import CommentMatch, Hit
 from search.querying.facets import Facets
+from search.querying.results import CommentMatch, Hit
 
 log = logging.getLogger(__name__)
 _VERSION = "r5"
