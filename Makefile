@@ -16,7 +16,7 @@ export DEBUG ?= 1
 export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
 export ELASTICSEARCH_URL ?= http://127.0.0.1:9200
 
-.PHONY: run test test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale fuzz compose-check clean help
+.PHONY: run test test-notebook test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale fuzz compose-check clean help
 
 help:
 	@echo "make run      set up and serve the site on the sample corpus at http://$(HOST):$(PORT)"
@@ -67,6 +67,12 @@ test: setup
 	bash devservices/browser.sh
 	bash devservices/bench-tools.sh
 	$(PY) -m pytest $(PYTEST_ARGS)
+	$(MAKE) test-notebook
+
+# The second site (examples/notebook/): search on a schema unlike the blog's, through the
+# documented API only (docs/adopting.md), with its own database and index prefix.
+test-notebook: setup
+	cd examples/notebook && ../../$(PY) -m pytest $(PYTEST_ARGS)
 
 # The three-node dev cluster (devservices/cluster.sh) and the tests that kill its nodes. They use
 # the dev PostgreSQL; the cluster's node list replaces ELASTICSEARCH_URL, with one replica per shard.

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -24,7 +25,6 @@ from django.utils.text import slugify
 
 from blog.models import Comment, Post
 from blog.text import html_to_text, sanitize_comment_html, summarize
-from common.batching import batched
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,13 @@ class Report:
     @property
     def skipped(self) -> int:
         return sum(1 for p in self.problems if "skipped" in p)
+
+
+def batched(items, size: int):
+    """Lists of up to `size` items, in order (itertools.batched arrives only in Python 3.12)."""
+    it = iter(items)
+    while chunk := list(islice(it, size)):
+        yield chunk
 
 
 def read_ndjson(path: Path, report: Report) -> Iterator[tuple[int, dict]]:

@@ -1,4 +1,5 @@
-"""Posts and their comments, the blog's source of truth (search indexes copies of them)."""
+"""Posts and their comments, the blog's source of truth (search indexes copies of them, as
+blog/search_indexes.py declares through search's public API)."""
 
 import functools
 from urllib.parse import quote
@@ -11,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from blog.text import html_to_text, render_comment, sanitize_comment_html, summarize
+from search.fields import RowVersionField
 
 
 @functools.lru_cache(maxsize=1)
@@ -63,6 +65,8 @@ class Post(models.Model):
     # Set by every save() (the admin, scripts); the importer writes rows without save(). A post
     # edited on the site keeps its fields when the corpus is imported again (see blog/importer.py).
     edited_on_site = models.BooleanField(default=False, db_default=False, editable=False)
+    # Written by PostgreSQL for the search index (blog/search_indexes.py declares what is searched).
+    search_version = RowVersionField()
 
     objects = PostQuerySet.as_manager()
 
@@ -103,6 +107,7 @@ class Comment(models.Model):
     modified = models.DateTimeField(auto_now=True, db_index=True)
     # As for posts: set by every save(), never by the importer.
     edited_on_site = models.BooleanField(default=False, db_default=False, editable=False)
+    search_version = RowVersionField()
 
     objects = CommentQuerySet.as_manager()
 

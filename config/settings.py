@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.postgres",
+    "pgtrigger",  # installs search's triggers through the site's migrations (search/triggers.py)
     "blog",
     "search",
     "insights",
@@ -150,7 +151,8 @@ DEFAULT_EXCEPTION_REPORTER_FILTER = "config.reporting.CredentialsFilter"
 # overrides, here those of the environment variables set: SEARCH (index, sync, ranking, serving),
 # ELASTICSEARCH (the connection: ELASTICSEARCH_URL, ELASTICSEARCH_TIMEOUT, ...) and INSIGHTS (the
 # search log: INSIGHTS_ENABLED, INSIGHTS_RETENTION_DAYS).
-SEARCH = overrides_from_environment(os.environ, debug=DEBUG)
+# The blog hands every search served to its search log (insights/, search/recording.py).
+SEARCH = {"RECORDER": "insights.log", **overrides_from_environment(os.environ, debug=DEBUG)}
 ELASTICSEARCH = overrides_from_environment(os.environ, source="ELASTICSEARCH")
 INSIGHTS = overrides_from_environment(os.environ, source="INSIGHTS")
 

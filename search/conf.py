@@ -191,6 +191,7 @@ class ServingSettings:
         "Who may see ?debug-search: all, staff or off (all when DEBUG is on).", "staff", env="SEARCH_DEBUG_TABLE", choices=("all", "staff", "off")
     )
     baseline_views: bool = _doc("/api/baseline/<name>/, the searches we are measured against (bench/load.py only).", False, env="SEARCH_BASELINE_VIEWS")
+    recorder: str = _doc("A module the views hand each search served to (search/recording.py): record(), result_links(), instant_burst(); empty: none.", "")
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from elasticsearch.dsl import Date, Document, Index, Keyword, Long, Text, analyzer, char_filter, token_filter
 
-from search import conf
+from search import conf, registry
 from search.stopwords import STOP_WORDS
 
 
@@ -131,46 +131,55 @@ class SearchableFields(Document):
 
 
 class PostDocument(SearchableFields):
-    """A published post. Owns what is indexed and how (as django-elasticsearch-dsl's Document and
-    Read the Docs' PageDocument do): the mapping, which rows (`indexable_rows`) and each row as a
-    plain dict (`prepare_row`, a fast dict, no DSL object per row)."""
+    """A visible entry (a post). Owns the mapping; the site's declaration (search/registry.py)
+    owns which rows and what they hold, and `prepare_row` turns a row into a plain dict (a fast
+    dict, no DSL object per row), as django-elasticsearch-dsl's Document and Read the Docs'
+    PageDocument do."""
 
     doc_type = Keyword()
     post_id = Long()  # PostgreSQL ids are bigint: an `integer` refuses ids past 2^31
-    slug = stored()
     url = stored()
-    summary = stored()
     pub_date = Date()
     tags = Keyword()
 
-    # Only the columns the document uses: the HTML bodies are large and never indexed.
-    ROW_FIELDS = ("id", "title", "slug", "body_text", "summary", "pub_date", "tags")
-
     @staticmethod
-    def prepare_row(post) -> dict:
+    def prepare_row(row) -> dict:
+        entries = registry.entries()
         return {
             "doc_type": Kind.POSTS.entry,
-            "post_id": post.pk,
-            "title": post.title,
-            "text": post.body_text,
-            "slug": post.slug,
-            "url": post.get_absolute_url(),
-            "summary": post.summary,
-            "pub_date": post.pub_date.isoformat(),
-            "tags": list(post.tags),
+            "post_id": row.pk,
+            "title": entries.title_of(row),
+            "text": entries.text_of(row),
+            "url": entries.url(row),
+            "pub_date": entries.date_of(row),
+            "tags": entries.tags_of(row),
         }
+
+    @staticmethod
+    def versioned():
+        """Every entry row, annotated with its version and visibility (search/versions.py)."""
+        from search.versions import with_versions
+
+        entries = registry.entries()
+        return with_versions(entries.get_queryset(), entries)
+
+    @classmethod
+    def rows(cls):
+        """Versioned rows with the columns (and tags) their documents read, in one query each."""
+        entries = registry.entries()
+        return cls.versioned().only(*entries.own_columns()).prefetch_related(*entries.prefetch())
 
     @classmethod
     def indexable_rows(cls):
-        """Visible posts (blog/models.py's rule at PostgreSQL's statement time), with their row versions."""
-        from blog.models import Post
-        from search.versions import post_visible_q, with_post_versions
-
-        return with_post_versions(Post.objects.filter(post_visible_q())).only(*cls.ROW_FIELDS).order_by("pk")
+        """The visible entries (the declared rule at PostgreSQL's statement time), by primary key;
+        `rows()` reads their documents' columns."""
+        return cls.versioned().filter(visible_now=True).order_by("pk")
 
 
 class CommentDocument(SearchableFields):
-    """An approved comment on a visible post, carrying copies of its post's title and date."""
+    """A visible reply (a comment) on a visible entry, carrying copies of its entry's title, date
+    and tags, so one date filter, one tag filter and the facets (search/querying/facets.py) serve
+    both document types: a post found by its comments counts."""
 
     doc_type = Keyword()
     comment_id = Long()
@@ -179,41 +188,50 @@ class CommentDocument(SearchableFields):
     url = stored()
     author = stored()
     created = Date()
-    # The post's publication date and tags, so one date filter, one tag filter and the facets
-    # (search/querying/facets.py) serve both document types: a post found by its comments counts.
     pub_date = Date()
     tags = Keyword()
 
-    # The post's columns a comment's document copies or depends on (its title, its URL's slug, its
-    # date, its visibility): the one list. The posts' UPDATE trigger (migration 0005) re-queues a
-    # post's comments when one of exactly these changes (tests/test_schema.py compares the two).
-    POST_FIELDS = ("title", "slug", "pub_date", "published", "tags")
-    ROW_FIELDS = ("id", "post_id", "author_name", "comment", "comment_html", "created", *(f"post__{f}" for f in ("id", *POST_FIELDS)))
-
     @staticmethod
-    def prepare_row(comment) -> dict:
-        from blog.text import html_to_text
-
-        post = comment.post
+    def prepare_row(row) -> dict:
+        entries, replies = registry.entries(), registry.replies()
+        entry = getattr(row, replies.entry)
         return {
             "doc_type": Kind.COMMENTS.entry,
-            "comment_id": comment.pk,
-            "post_id": post.pk,
-            "post_title": post.title,
-            "url": comment.get_absolute_url(),
-            "author": comment.author_name,
-            "comment": html_to_text(comment.comment_html) or comment.comment,
-            "created": comment.created.isoformat(),
-            "pub_date": post.pub_date.isoformat(),
-            "tags": list(post.tags),
+            "comment_id": row.pk,
+            "post_id": entry.pk,
+            "post_title": entries.title_of(entry),
+            "url": replies.url(row),
+            "author": replies.author_of(row),
+            "comment": replies.text_of(row),
+            "created": replies.date_of(row),
+            "pub_date": entries.date_of(entry),
+            "tags": entries.tags_of(entry),
         }
+
+    @staticmethod
+    def versioned():
+        """Every reply row with its version and visibility (its entry's included); none when
+        the site declares no replies."""
+        from search.versions import with_versions
+
+        entries, replies = registry.entries(), registry.replies()
+        if replies is None:
+            return with_versions(entries.get_queryset().none(), entries)
+        return with_versions(replies.get_queryset(), replies, entries)
+
+    @classmethod
+    def rows(cls):
+        """Versioned rows with the columns their documents read, their entry's too."""
+        entries, replies = registry.entries(), registry.replies()
+        if replies is None:
+            return cls.versioned()
+        entry = replies.entry
+        columns = [*replies.own_columns(), entry, *(f"{entry}__{c}" for c in entries.own_columns())]
+        return cls.versioned().select_related(entry).only(*columns).prefetch_related(*(f"{entry}__{p}" for p in entries.prefetch()))
 
     @classmethod
     def indexable_rows(cls):
-        from blog.models import Comment
-        from search.versions import comment_visible_q, with_comment_versions
-
-        return with_comment_versions(Comment.objects.filter(comment_visible_q()).select_related("post")).only(*cls.ROW_FIELDS).order_by("pk")
+        return cls.versioned().filter(visible_now=True).order_by("pk")
 
 
 DOCUMENTS = {Kind.POSTS: PostDocument, Kind.COMMENTS: CommentDocument}

@@ -9,9 +9,9 @@ from search.documents import Kind
 class PendingChange(models.Model):
     """The outbox: "bring the index copy of this row in line with the database".
 
-    Rows are written by PostgreSQL itself (AFTER INSERT/UPDATE/DELETE triggers on blog_post and
-    blog_comment, migration 0004), in the same transaction as the change, whatever wrote it: the
-    ORM, QuerySet.update, bulk_create, raw SQL or the importer. An entry is deleted once
+    Rows are written by PostgreSQL itself (AFTER INSERT/UPDATE/DELETE triggers on the tables of
+    the models a site declares, search/triggers.py), in the same transaction as the change,
+    whatever wrote it: the ORM, QuerySet.update, bulk_create, raw SQL or an importer. An entry is deleted once
     Elasticsearch has taken the change. Applying one is idempotent (it re-reads the row and
     carries the row's version), so duplicates are harmless.
     """

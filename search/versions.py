@@ -1,7 +1,7 @@
 """Document versions and visibility, both computed by PostgreSQL (never by an app host's clock).
 
-Each blog row carries `search_version`, drawn from one sequence by a trigger after the row lock is
-taken (migration 0005), so per row it grows in commit order. A document's Elasticsearch version
+Each declared row carries `search_version`, drawn from one sequence by a trigger after the row lock is
+taken (search/triggers.py), so per row it grows in commit order. A document's Elasticsearch version
 (external_gte) is derived from it:
 
     2 x row version + 1   the row is visible: index it
@@ -15,10 +15,9 @@ delete can never overwrite a newer one, in whatever order they reach Elasticsear
 "Visible" is judged at STATEMENT_TIMESTAMP() of the query that reads the row.
 """
 
-from django.db.models import BooleanField, DateTimeField, ExpressionWrapper, Func, Q
-from django.db.models.expressions import RawSQL
+from django.db.models import BooleanField, DateTimeField, ExpressionWrapper, F, Func
 
-from blog import models as blog_models
+from search.registry import VERSION_FIELD, EntryIndex, ReplyIndex, prefixed
 
 # The `_meta` of every index we build: a 409 is only proof of a newer document in such an index.
 SCHEME = "postgresql-row-version-v1"
@@ -35,22 +34,16 @@ def doc_version(row_version: int, visible: bool) -> int:
     return 2 * row_version + (1 if visible else 0)
 
 
-def post_visible_q(prefix: str = "") -> Q:
-    """The blog's visibility rule (blog/models.py), at the statement's own time."""
-    return blog_models.post_visible_q(prefix, now=StatementNow())
+def visible_q(declaration: EntryIndex | ReplyIndex, entries: EntryIndex | None = None):
+    """The declaration's visibility rule at the statement's own time; a reply's includes its
+    entry's (`entries`), through the reply's relation to it."""
+    now = StatementNow()
+    own = declaration.visible(now)
+    if isinstance(declaration, ReplyIndex) and entries is not None:
+        own &= prefixed(entries.visible(now), f"{declaration.entry}__")
+    return own
 
 
-def comment_visible_q() -> Q:
-    return blog_models.comment_visible_q(now=StatementNow())
-
-
-def with_post_versions(qs):
-    """Posts annotated with `row_version` and `visible_now`, both read from PostgreSQL."""
-    return qs.annotate(row_version=RawSQL('"blog_post"."search_version"', ()), visible_now=ExpressionWrapper(post_visible_q(), output_field=BooleanField()))
-
-
-def with_comment_versions(qs):
-    """Comments annotated likewise (their post's visibility included)."""
-    return qs.annotate(
-        row_version=RawSQL('"blog_comment"."search_version"', ()), visible_now=ExpressionWrapper(comment_visible_q(), output_field=BooleanField())
-    )
+def with_versions(qs, declaration: EntryIndex | ReplyIndex, entries: EntryIndex | None = None):
+    """Rows annotated with `row_version` and `visible_now`, both read from PostgreSQL."""
+    return qs.annotate(row_version=F(VERSION_FIELD), visible_now=ExpressionWrapper(visible_q(declaration, entries), output_field=BooleanField()))

@@ -9,11 +9,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from insights import log as insights_log
 from search import conf, health
 from search.client import safe_url
 from search.querying.query import NEWEST, RELEVANCE
 from search.querying.service import BadSearchRequest, SearchUnavailable, search, validate_filters, validate_page, validate_sort
+from search.recording import recorder
 
 
 def json_response(data: dict | list, *, status: int = 200, content_type: str = "application/json") -> HttpResponse:
@@ -91,8 +91,8 @@ def results(request):
     except SearchUnavailable:
         return retry_later(render(request, "search/unavailable.html", context, status=503))
     context.update(result=result, query=result.query, links=page_links(result, debug=context["debug"]))
-    context["query_id"] = insights_log.record(result, source="page")
-    context["linked_hits"] = insights_log.result_links(result, context["query_id"])
+    context["query_id"] = recorder().record(result, source="page")
+    context["linked_hits"] = recorder().result_links(result, context["query_id"])
     if context["debug"]:
         context["debug_tiers"] = list(conf.get().ranking.tiers)
         context["debug_rows"] = [(alt, [b[t] for t in context["debug_tiers"]]) for alt, b in zip(result.alternatives, result.boosts, strict=True)]
@@ -126,7 +126,8 @@ def api(request):
         return json_response({"error": str(exc)}, status=400)
     except SearchUnavailable:
         return retry_later(json_response({"error": "search is temporarily unavailable"}, status=503))
-    query_id = insights_log.record(result, source="api", burst=insights_log.instant_burst(request.GET))
+    log = recorder()
+    query_id = log.record(result, source="api", burst=log.instant_burst(request.GET))
     return json_response({**result.as_api(), "query_id": query_id})
 
 
@@ -161,6 +162,6 @@ def opensearch(request):
         "suggest_url": request.build_absolute_uri(reverse("search:suggest")) + "?q={searchTerms}",
         "api_url": request.build_absolute_uri(reverse("search:api")) + "?q={searchTerms}",
         "self_url": request.build_absolute_uri(reverse("search:opensearch")),
-        "home_url": request.build_absolute_uri(reverse("blog:home")),
+        "home_url": request.build_absolute_uri("/"),
     }
     return render(request, "search/opensearch.xml", context, content_type="application/opensearchdescription+xml")

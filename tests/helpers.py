@@ -22,3 +22,11 @@ def source_of(es, kind: str, pk: int) -> dict:
     from search.aliases import alias_name
 
     return es.get(index=alias_name(kind), id=str(pk))["_source"]
+
+
+def outbox_trigger(model) -> str:
+    """The PostgreSQL name of search's outbox trigger on a declared model's table (search/triggers.py)."""
+    from search import triggers
+
+    (trigger,) = [t for m, t in triggers.declared_triggers() if m is model and t.name == "search_outbox"]
+    return trigger.get_pgid(model)

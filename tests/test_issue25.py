@@ -24,7 +24,7 @@ from search.sync import rebuild as rebuild_module
 from search.sync.indexing import IndexingError
 from tests import test_never_lose
 from tests.factories import make_comment, make_post
-from tests.helpers import ids_in, refresh, source_of
+from tests.helpers import ids_in, outbox_trigger, refresh, source_of
 from tests.test_never_lose import after_posts_load, apply_pending, assert_in_sync, write_during_the_load
 
 poison = test_never_lose.poison  # the fixture: posts titled "Poison ..." break the mapping
@@ -118,9 +118,9 @@ def test_25_2_unreadable_rows_never_stop_a_rebuild(es, build_index, monkeypatch)
         raw("UPDATE blog_post SET pub_date = %s WHERE id = %s", [FAR_FUTURE, caught_up.pk])  # applied to the old indices, replayed
         outbox.drain_all(batch=100)
         with connection.cursor() as cursor:  # behind the outbox's back: only the reconciliation sees it
-            cursor.execute("ALTER TABLE blog_post DISABLE TRIGGER search_post_outbox")
+            cursor.execute(f"ALTER TABLE blog_post DISABLE TRIGGER {outbox_trigger(Post)}")
             cursor.execute("UPDATE blog_post SET pub_date = %s WHERE id = %s", [FAR_FUTURE, reconciled.pk])
-            cursor.execute("ALTER TABLE blog_post ENABLE TRIGGER search_post_outbox")
+            cursor.execute(f"ALTER TABLE blog_post ENABLE TRIGGER {outbox_trigger(Post)}")
 
     after_posts_load(monkeypatch, during_the_load)
     out, err = io.StringIO(), io.StringIO()
@@ -138,10 +138,10 @@ def test_25_2_repair_isolates_an_unreadable_row(es, build_index, capsys):
     fine = make_post("Repaired neighbour")
     build_index()
     with connection.cursor() as cursor:  # two rows the index never heard of
-        cursor.execute("ALTER TABLE blog_post DISABLE TRIGGER search_post_outbox")
+        cursor.execute(f"ALTER TABLE blog_post DISABLE TRIGGER {outbox_trigger(Post)}")
         cursor.execute(RAW_POST, [990120, "Ides", "ides", BC])
         cursor.execute("UPDATE blog_post SET title = 'Repaired quietly' WHERE id = %s", [fine.pk])
-        cursor.execute("ALTER TABLE blog_post ENABLE TRIGGER search_post_outbox")
+        cursor.execute(f"ALTER TABLE blog_post ENABLE TRIGGER {outbox_trigger(Post)}")
     with pytest.raises(CommandError, match="1 repair\\(s\\) refused.*row unreadable"):  # today: ValueError
         call_command("search_check", "--repair")
     refresh(es)

@@ -152,5 +152,5 @@ def test_never_worse_than_multi_match_on_the_words_as_written(blog):
 def test_the_fts_index_of_the_migration_is_the_baselines_expression():
     import importlib
 
-    migration = importlib.import_module("search.migrations.0003_post_fts_index")
+    migration = importlib.import_module("blog.migrations.0004_post_fts_index")
     assert migration.PG_DOCUMENT == baselines.PG_DOCUMENT

@@ -70,23 +70,41 @@ def test_a_hit_is_read_from_the_result_fields_only():
     assert (c.type, c.id, c.post_id, c.title, c.title_html, c.author) == ("comment", 9, 7, "T", "", "Ann")
 
 
-def test_the_post_trigger_watches_exactly_the_post_fields_comments_copy(db):
-    """A post edit re-queues its comments only when a column their documents copy changes: the
-    installed trigger's column list (the latest migration that replaced it) is the documents'
-    list, in both directions."""
+def test_the_post_trigger_watches_exactly_the_post_columns_comments_read(db):
+    """A post edit re-queues its comments only when a column their documents copy (title, date,
+    tags, the URL's slug) or their visibility reads (published, the date) changes: the installed
+    trigger's column list, read back from PostgreSQL, is exactly that."""
     import re
 
     from django.db import connection
 
-    from search.documents import CommentDocument
+    from search import registry, triggers
 
+    (trigger,) = [t for m, t in triggers.declared_triggers() if m is registry.entries().model and t.name == "search_outbox"]
+    pgid = trigger.get_pgid(registry.entries().model)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_get_functiondef('search_post_changed'::regproc)")
+        cursor.execute("SELECT pg_get_functiondef(%s::regproc)", [pgid])
         sql = cursor.fetchone()[0]
-    match = re.search(r"\(NEW\.([\w, .]+)\)\s+IS DISTINCT FROM \(OLD\.([\w, .]+)\)", sql)
-    new_cols = [c.strip().removeprefix("NEW.") for c in match[1].split(",")]
-    old_cols = [c.strip().removeprefix("OLD.") for c in match[2].split(",")]
-    assert new_cols == old_cols == list(CommentDocument.POST_FIELDS)
+    match = re.search(r"ROW\((NEW\.[^)]*)\) IS DISTINCT FROM ROW\((OLD\.[^)]*)\)", sql)
+    new_cols = {c.strip().removeprefix("NEW.").strip('"') for c in match[1].split(",")}
+    old_cols = {c.strip().removeprefix("OLD.").strip('"') for c in match[2].split(",")}
+    assert new_cols == old_cols == {"title", "pub_date", "tags", "slug", "published"}
+
+
+def test_the_declarations_triggers_are_migrated_and_installed(db):
+    """A declaration that changes what the triggers watch needs a migration: makemigrations finds
+    none to write, and every declared trigger is installed and enabled in PostgreSQL."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from search import triggers
+
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)  # exits non-zero when one is due
+    expected = {t.get_pgid(m) for m, t in triggers.declared_triggers()}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT tgname FROM pg_trigger WHERE tgname = ANY(%s) AND tgenabled = 'O'", [list(expected)])
+        installed = {row[0] for row in cursor.fetchall()}
+    assert installed == expected and len(expected) == 4
 
 
 def test_ids_are_long_so_indices_of_the_integer_era_are_outdated():

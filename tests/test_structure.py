@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PRODUCT = ("blog", "search", "insights", "config", "common")
+PRODUCT = ("blog", "search", "insights", "config")
 
 
 def imports_of(path: Path) -> set[str]:

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from django.db import connection, transaction
 from elasticsearch import helpers
 
-from search import generation
+from search import generation, registry
 from search.aliases import alias_name
 from search.client import bulk_client
 from search.documents import KINDS, Kind
+from search.registry import VERSION_FIELD
 from search.sync import outbox
 from search.sync.indexing import apply_changes, querysets
 from search.versions import doc_version
@@ -123,11 +124,12 @@ def still_behind(client, results: list[KindCheck], *, skip: set) -> dict[str, li
 
 
 def reversion(kind: str, ids: list[int], *, above: int) -> None:
-    """New row versions for `ids`, all above `above`, through the version trigger (migration 0005):
+    """New row versions for `ids`, all above `above`, through the version trigger (search/triggers.py):
     the UPDATE changes no column a reader sees, so a post's comments are not re-versioned. The
     sequence only moves forward (versions just need to grow); a concurrent writer still draws a
     later value, so its change still wins."""
-    table = {Kind.POSTS: "blog_post", Kind.COMMENTS: "blog_comment"}[Kind(kind)]
+    declaration = registry.entries() if Kind(kind) == Kind.POSTS else registry.replies()
+    table, pk = (connection.ops.quote_name(name) for name in (declaration.table, declaration.pk_column))
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SELECT setval('search_row_version_seq', GREATEST(%s, (SELECT last_value FROM search_row_version_seq)))", [above])
-        cursor.execute(f"UPDATE {table} SET search_version = 0 WHERE id = ANY(%s)", [list(ids)])
+        cursor.execute(f"UPDATE {table} SET {VERSION_FIELD} = 0 WHERE {pk} = ANY(%s)", [list(ids)])

@@ -19,13 +19,12 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 from elasticsearch import ApiError, TransportError, helpers
 
-from blog.models import Comment, Post
-from common.batching import batched
-from search import conf, process
+from search import conf, process, registry
 from search.aliases import alias_name
+from search.batching import batched
 from search.client import get_client
 from search.documents import DOCUMENTS, CommentDocument, Kind, PostDocument
-from search.versions import SCHEME, doc_version, with_comment_versions, with_post_versions
+from search.versions import SCHEME, doc_version
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +77,11 @@ class BulkOutcome:
 
 
 # The documents own what a row becomes (search/documents.py); these names are the indexer's seams.
-def post_to_doc(post: Post) -> dict:
+def post_to_doc(post) -> dict:
     return PostDocument.prepare_row(post)
 
 
-def comment_to_doc(comment: Comment) -> dict:
+def comment_to_doc(comment) -> dict:
     return CommentDocument.prepare_row(comment)
 
 
@@ -189,10 +188,10 @@ def actions_for_changes(changes: dict[Key, int | None], targets: dict[str, str] 
 
 
 def _post_actions(changes, post_ids, found: Actions, alias: str) -> None:
-    facts = {pk: (v, vis) for pk, v, vis in with_post_versions(Post.objects.filter(pk__in=post_ids)).values_list("pk", "row_version", "visible_now")}
+    facts = {pk: (v, vis) for pk, v, vis in PostDocument.versioned().filter(pk__in=post_ids).values_list("pk", "row_version", "visible_now")}
 
     def read(ids):
-        return with_post_versions(Post.objects.filter(pk__in=ids)).only(*PostDocument.ROW_FIELDS)
+        return PostDocument.rows().filter(pk__in=ids)
 
     rows, bad = read_rows(read, [pk for pk, (_, visible) in facts.items() if visible])
     for pk in sorted(post_ids):
@@ -208,15 +207,19 @@ def _post_actions(changes, post_ids, found: Actions, alias: str) -> None:
 
 
 def _comment_actions(changes, post_ids, comment_ids, found: Actions, alias: str) -> None:
+    replies = registry.replies()
+    if replies is None:  # the site declares no replies: the index stays empty
+        return
+    entry_id = replies.entry_field.attname
     facts = {
         pk: (post_id, version, visible)
-        for pk, post_id, version, visible in with_comment_versions(Comment.objects.filter(Q(pk__in=comment_ids) | Q(post_id__in=post_ids))).values_list(
-            "pk", "post_id", "row_version", "visible_now"
-        )
+        for pk, post_id, version, visible in CommentDocument.versioned()
+        .filter(Q(pk__in=comment_ids) | Q(**{f"{entry_id}__in": post_ids}))
+        .values_list("pk", entry_id, "row_version", "visible_now")
     }
 
     def read(ids):
-        return with_comment_versions(Comment.objects.select_related("post").filter(pk__in=ids)).only(*CommentDocument.ROW_FIELDS)
+        return CommentDocument.rows().filter(pk__in=ids)
 
     rows, bad = read_rows(read, [pk for pk, (_, _, visible) in facts.items() if visible])
     for pk in sorted(facts):
@@ -352,7 +355,7 @@ def apply_changes(
 
 
 def querysets() -> dict:
-    """Per kind, the rows its index must hold (search/documents.py decides)."""
+    """Per kind, the rows its index must hold (search/documents.py, from the site's declarations)."""
     return {kind: document.indexable_rows for kind, document in DOCUMENTS.items()}
 
 
@@ -366,7 +369,7 @@ def iter_index_actions(kind: str, index: str, unreadable: dict | None = None) ->
         if not pks:
             return
         last = pks[-1]
-        found, bad = read_rows(lambda ids: rows.filter(pk__in=ids), pks)
+        found, bad = read_rows(lambda ids: DOCUMENTS[kind].rows().filter(pk__in=ids, visible_now=True), pks)
         for pk in pks:
             action, why = (None, bad[pk]) if pk in bad else safe_action(index, kind, found[pk]) if pk in found else (None, "")
             if why and unreadable is not None:

@@ -11,8 +11,8 @@ the aliases point to now. Nothing depends on a clock.
 
 from django.db import connection, transaction
 
-from common.batching import batched
 from search import conf
+from search.batching import batched
 from search.models import PendingChange, RebuildState
 from search.sync.indexing import merged_changes
 from search.versions import StatementNow

@@ -1,26 +1,32 @@
 """After-commit sync: apply due outbox entries quickly after a save through the ORM.
 
 Nothing here records a change: PostgreSQL's triggers write the outbox in the same transaction as
-the change, whatever wrote it (migration 0005). These receivers only ask for the entries to be
-applied soon after the commit; writes that bypass signals (QuerySet.update, raw SQL, the
-importer) are applied by the next sync or by `search_sync`, which the scheduler runs every
-minute. Nothing here can make a save fail or wait long on Elasticsearch.
+the change, whatever wrote it (search/triggers.py). These receivers, connected at start-up to
+the models the site declares (search/registry.py), only ask for the entries to be applied soon
+after the commit; writes that bypass signals (QuerySet.update, raw SQL, an importer) are applied
+by the next sync or by `search_sync`, which the scheduler runs every minute. Nothing here can
+make a save fail or wait long on Elasticsearch.
 """
 
 from django.db import transaction
-from django.db.models.signals import post_delete, post_save
-from django.dispatch import receiver
+from django.db.models.signals import m2m_changed, post_delete, post_save
 
-from blog.models import Comment, Post
-from search import conf
+from search import conf, registry
 from search.sync import outbox
 
 
-@receiver(post_save, sender=Post, dispatch_uid="search_post_saved")
-@receiver(post_delete, sender=Post, dispatch_uid="search_post_deleted")
-@receiver(post_save, sender=Comment, dispatch_uid="search_comment_saved")
-@receiver(post_delete, sender=Comment, dispatch_uid="search_comment_deleted")
 def schedule_sync(sender, raw=False, **kwargs):
-    if raw:  # fixture loading
+    if raw or kwargs.get("action", "post_").startswith("pre_"):  # fixture loading; a tag change not yet made
         return
     transaction.on_commit(lambda: outbox.sync_after_commit(batch=conf.get().sync.outbox_drain_batch))
+
+
+def connect() -> None:
+    """Connect the receivers to every declared model (and the entries' tags, when many-to-many)."""
+    for declaration in registry.declarations.declared():
+        label = declaration.model._meta.label_lower
+        post_save.connect(schedule_sync, sender=declaration.model, dispatch_uid=f"search-saved-{label}")
+        post_delete.connect(schedule_sync, sender=declaration.model, dispatch_uid=f"search-deleted-{label}")
+    relation = registry.declarations.entries.tags_relation() if registry.declarations.entries else None
+    if relation is not None:
+        m2m_changed.connect(schedule_sync, sender=relation.remote_field.through, dispatch_uid="search-tags-changed")

@@ -1,0 +1,79 @@
+"""System checks of the site's declarations (search/registry.py): a wrong field name, a model
+without its row version column or a visibility rule on another table fails `manage.py check`
+(and start-up) with the model and the fix, never a reader's search or a save."""
+
+from django.core import checks
+from django.core.exceptions import FieldDoesNotExist
+
+from search import registry
+from search.fields import RowVersionField
+
+
+def _error(msg: str, hint: str, obj, id_: str) -> checks.Error:
+    return checks.Error(msg, hint=hint, obj=obj, id=f"search.{id_}")
+
+
+def _field_errors(declaration) -> list:
+    """Each declared field name (and extra column) must name a field of the model."""
+    model, name = declaration.model, type(declaration).__name__
+    named = {attr: getattr(declaration, attr) for attr in declaration.FIELDS}
+    named.update({column: column for column in declaration.columns})
+    if isinstance(declaration, registry.ReplyIndex):
+        named["entry"] = declaration.entry or "(none)"
+    errors = []
+    for attr, field in named.items():
+        if not field or hasattr(declaration, f"prepare_{attr}"):
+            continue
+        try:
+            model._meta.get_field(field)
+        except FieldDoesNotExist:
+            hint = f"name a field of {model.__name__}" + ("" if attr in declaration.columns else f", or define prepare_{attr}(self, obj)")
+            errors.append(_error(f"{name}.{attr}: {model.__name__} has no field {field!r}", hint, declaration, "E002"))
+    return errors
+
+
+def _version_errors(declaration) -> list:
+    model = declaration.model
+    field = next((f for f in model._meta.concrete_fields if f.name == registry.VERSION_FIELD), None)
+    if isinstance(field, RowVersionField):
+        return []
+    return [
+        _error(
+            f"{model._meta.label} is declared to search but has no row version column",
+            f"add `{registry.VERSION_FIELD} = RowVersionField()` (from search.fields) to {model.__name__}, then run makemigrations",
+            declaration,
+            "E003",
+        )
+    ]
+
+
+def _rule_errors(declaration) -> list:
+    try:
+        declaration.visibility_columns()
+    except FieldDoesNotExist as exc:
+        return [_error(f"{type(declaration).__name__}.visible() reads {exc}", "a visibility rule reads the model's own columns only", declaration, "E004")]
+    if not declaration.model._meta.pk.get_internal_type().endswith(("AutoField", "IntegerField")):
+        label = declaration.model._meta.label
+        return [_error(f"{label} has a non-integer primary key", "search indexes models with integer primary keys", declaration, "E005")]
+    return []
+
+
+@checks.register()
+def declarations_are_sound(app_configs=None, **kwargs) -> list:
+    declared = registry.declarations
+    if declared.entries is None:
+        return [
+            checks.Warning(
+                "no searchable model is declared to search",
+                hint="write a search_indexes.py with an EntryIndex in one of your apps (docs/adopting.md)",
+                id="search.W001",
+            )
+        ]
+    errors = []
+    for declaration in declared.declared():
+        errors += _field_errors(declaration) + _version_errors(declaration) + _rule_errors(declaration)
+    replies = declared.replies
+    if replies is not None and replies.entry and not errors:
+        if replies.entry_field.related_model is not declared.entries.model:
+            errors.append(_error(f"{type(replies).__name__}.entry is not a ForeignKey to {declared.entries.model.__name__}", "", replies, "E006"))
+    return errors
