@@ -1,11 +1,15 @@
 # Production image of the blog search site: gunicorn behind whatever proxy you run, static files
 # served by WhiteNoise (compressed, hashed names).
-# The dictionary's compiled extension (native/lexicon/), built as a wheel in a throw-away stage.
-FROM rust:1-slim-bookworm AS lexicon
+# The search app (pyproject.toml: the django-typo-search distribution, with the dictionary's
+# compiled extension from native/lexicon/) built as a wheel in a throw-away stage.
+FROM rust:1-slim-bookworm AS wheel
 RUN apt-get update && apt-get install -y --no-install-recommends python3-pip python3-venv && rm -rf /var/lib/apt/lists/* \
     && python3 -m venv /build && /build/bin/pip install "maturin>=1.9,<2"
-COPY native/lexicon /src/lexicon
-RUN cd /src/lexicon && /build/bin/maturin build --release --out /wheels
+COPY pyproject.toml /src/
+COPY docs/adopting.md /src/docs/
+COPY native/lexicon /src/native/lexicon
+COPY search /src/search
+RUN cd /src && /build/bin/maturin build --release --out /wheels
 
 FROM python:3.11-slim
 
@@ -13,10 +17,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_
 WORKDIR /app
 
 COPY requirements.txt .
-COPY --from=lexicon /wheels /wheels
+COPY --from=wheel /wheels /wheels
 RUN pip install -r requirements.txt /wheels/*.whl
 
 COPY . .
+# The site uses the installed app, as any site would: not the checkout's copy of search/.
+RUN rm -rf search native
 # collectstatic needs settings that load; the real key comes from the environment at run time.
 RUN SECRET_KEY=build-only-not-secret-collectstatic python manage.py collectstatic --noinput \
     && useradd --system --no-create-home app

@@ -26,18 +26,22 @@ help:
 	@echo "make cluster  start the three-node dev cluster (9201-9203);  make cluster-stop: stop it"
 	@echo "make test-cluster  the node-loss, rolling-restart, reindex and two-server tests on that cluster"
 
-venv: $(VENV)/.installed $(VENV)/.lexicon .env.dev
+venv: $(VENV)/.installed $(VENV)/.package .env.dev
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -r requirements-dev.txt
 	touch $@
 
-# The dictionary's compiled extension (native/lexicon/: Rust `fst`, built by maturin from crates.io;
-# why: docs/benchmarks.md). Needs cargo (rustup); about a minute the first time.
+# The search app installed as a user installs it (pyproject.toml: the django-typo-search
+# distribution), editable: maturin compiles the dictionary's extension (native/lexicon/: Rust
+# `fst`, crates from crates.io; why: docs/benchmarks.md) into search/_lexicon.abi3.so and the
+# Python code stays this checkout's. Needs cargo (rustup); about 30 s the first time, and again
+# only when the crate or pyproject.toml change. The old separate `lexicon` distribution is removed.
 export PATH := $(HOME)/.cargo/bin:$(PATH)
-$(VENV)/.lexicon: $(VENV)/.installed native/lexicon/Cargo.toml native/lexicon/Cargo.lock native/lexicon/pyproject.toml native/lexicon/src/lib.rs
+$(VENV)/.package: $(VENV)/.installed pyproject.toml native/lexicon/Cargo.toml native/lexicon/Cargo.lock native/lexicon/src/lib.rs
 	@command -v cargo >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs) to build native/lexicon" >&2; exit 1; }
-	$(PY) -m pip install -q ./native/lexicon
+	$(PY) -m pip uninstall -q -y lexicon 2>/dev/null || true
+	$(PY) -m pip install -q -e .
 	touch $@
 
 # The development environment file the settings read (config/settings.py): commands typed by hand

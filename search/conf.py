@@ -191,6 +191,8 @@ class ServingSettings:
         "Who may see ?debug-search: all, staff or off (all when DEBUG is on).", "staff", env="SEARCH_DEBUG_TABLE", choices=("all", "staff", "off")
     )
     baseline_views: bool = _doc("/api/baseline/<name>/, the searches we are measured against (bench/load.py only).", False, env="SEARCH_BASELINE_VIEWS")
+    base_template: str = _doc("The site's template the search pages extend (blocks `title` and `content`); it should include search/box.html.", "base.html")
+    home_url: str = _doc("The site's home page, linked from the search pages and the OpenSearch description: a path, URL or URL name.", "/")
     recorder: str = _doc("A module the views hand each search served to (search/recording.py): record(), result_links(), instant_burst(); empty: none.", "")
 
 

@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 import orjson
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import render, resolve_url
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
@@ -78,6 +78,12 @@ def _filters(request):
     return validate_filters(request.GET.getlist("tag"), request.GET.get("year"))
 
 
+def search_page(request, template: str, context: dict, *, status: int = 200) -> HttpResponse:
+    """A search page, extending the site's base template; its links home are the site's too."""
+    serving = conf.get().serving
+    return render(request, template, {**context, "base_template": serving.base_template, "home_url": resolve_url(serving.home_url)}, status=status)
+
+
 @require_GET
 def results(request):
     raw = request.GET.get("q", "")
@@ -87,9 +93,9 @@ def results(request):
         result = search(raw, page=page, use_cache=not context["debug"], sort=sort, filters=filters, detail=True)
     except BadSearchRequest as exc:
         context["error"] = str(exc)
-        return render(request, "search/results.html", context, status=400)
+        return search_page(request, "search/results.html", context, status=400)
     except SearchUnavailable:
-        return retry_later(render(request, "search/unavailable.html", context, status=503))
+        return retry_later(search_page(request, "search/unavailable.html", context, status=503))
     context.update(result=result, query=result.query, links=page_links(result, debug=context["debug"]))
     context["query_id"] = recorder().record(result, source="page")
     context["linked_hits"] = recorder().result_links(result, context["query_id"])
@@ -98,7 +104,7 @@ def results(request):
         context["debug_rows"] = [(alt, [b[t] for t in context["debug_tiers"]]) for alt, b in zip(result.alternatives, result.boosts, strict=True)]
         context["debug_json"] = json.dumps(result.requests, indent=2, ensure_ascii=False)
         context["elasticsearch_url"] = safe_url(conf.get().elasticsearch.url)
-    return render(request, "search/results.html", context)
+    return search_page(request, "search/results.html", context)
 
 
 @require_GET
@@ -162,6 +168,6 @@ def opensearch(request):
         "suggest_url": request.build_absolute_uri(reverse("search:suggest")) + "?q={searchTerms}",
         "api_url": request.build_absolute_uri(reverse("search:api")) + "?q={searchTerms}",
         "self_url": request.build_absolute_uri(reverse("search:opensearch")),
-        "home_url": request.build_absolute_uri("/"),
+        "home_url": request.build_absolute_uri(resolve_url(conf.get().serving.home_url)),
     }
     return render(request, "search/opensearch.xml", context, content_type="application/opensearchdescription+xml")

@@ -39,7 +39,7 @@ from search.aliases import live_aliases
 from search.documents import SEARCHED_FIELDS, SUGGESTER_FIELDS
 
 try:  # the compiled extension (native/lexicon/, built by `make`); without it searches ask Elasticsearch
-    from lexicon import Lexicon
+    from search._lexicon import Lexicon
 except ImportError:  # pragma: no cover - exercised only on a checkout that skipped `make`
     Lexicon = None
 

@@ -7,7 +7,7 @@ from search import vocabulary
 from search.conf import SuggesterOptions
 from search.querying import candidates
 
-pytest.importorskip("lexicon")
+pytest.importorskip("search._lexicon")
 
 WORDS = {
     # word: (title, text, comment) document counts

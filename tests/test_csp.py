@@ -33,6 +33,7 @@ def test_the_policy_is_the_agreed_one():
         "/nowhere/",
         "/admin/login/",
         "/static/site.css",
+        "/static/search/instant-search.js",
     ],
 )
 def test_every_response_carries_the_policy(client, es_down, path):

@@ -1,14 +1,14 @@
-"""The compiled `lexicon` extension (native/lexicon) against brute force in Python.
+"""The compiled dictionary extension `search._lexicon` (native/lexicon) against brute force in Python.
 
 Pure: no database, no Elasticsearch. Skipped where the extension is not installed
-(`.venv/bin/python -m pip install ./native/lexicon`).
+(`make venv` builds it: `.venv/bin/python -m pip install -e .`).
 """
 
 import random
 
 import pytest
 
-lexicon = pytest.importorskip("lexicon")
+lexicon = pytest.importorskip("search._lexicon")
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

@@ -96,3 +96,44 @@ def test_404_page_in_production(client, settings):
     response = client.get("/post/does-not-exist/")
     assert response.status_code == 404
     assert "Page not found" in response.content.decode() and 'name="q"' in response.content.decode()
+
+
+def test_every_page_has_the_search_apps_box_and_script(client):
+    """The site's base template includes search/box.html: the form and the app's own script."""
+    from django.contrib.staticfiles import finders
+
+    html = client.get("/").content.decode()
+    assert 'action="/search/"' in html and 'data-api="/api/search/"' in html
+    assert 'src="/static/search/instant-search.js"' in html
+    assert finders.find("search/instant-search.js").endswith("search/static/search/instant-search.js")
+
+
+def test_search_pages_extend_the_base_template_a_site_names(client, settings, tmp_path, es_down):
+    """serving.base_template and serving.home_url: the search pages use the site's own layout and
+    home; a site's template of the same name replaces the app's, as Django's loaders allow."""
+    (tmp_path / "site_base.html").write_text(
+        '<!doctype html><html lang="en"><title>{% block title %}{% endblock %}</title><p id="another-site">Another site</p>'
+        '{% include "search/box.html" %}<main>{% block content %}{% endblock %}</main></html>'
+    )
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "unavailable.html").write_text(
+        '{% extends base_template %}{% block content %}<h1>Our own outage page</h1><a href="{{ home_url }}">home</a>{% endblock %}'
+    )
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path, *settings.TEMPLATES[0]["DIRS"]]}]
+    settings.SEARCH = {**settings.SEARCH, "BASE_TEMPLATE": "site_base.html", "HOME_URL": "/elsewhere/"}
+
+    response = client.get("/search/?q=firefox&page=0")  # the app's results page (a bad page: 400)
+    html = response.content.decode()
+    assert response.status_code == 400 and 'id="another-site"' in html and 'role="search"' in html
+    assert 'class="site-name"' not in html  # not the blog's base.html
+
+    response = client.get("/search/?q=firefox")  # Elasticsearch down: the site's own 503 page
+    html = response.content.decode()
+    assert response.status_code == 503 and "Our own outage page" in html and 'href="/elsewhere/"' in html and 'id="another-site"' in html
+
+
+def test_opensearch_home_is_the_setting(client, settings):
+    settings.SEARCH = {**settings.SEARCH, "HOME_URL": "/elsewhere/"}
+    assert "<moz:SearchForm>http://testserver/elsewhere/</moz:SearchForm>" in client.get("/opensearch.xml").content.decode()
+    settings.SEARCH = {**settings.SEARCH, "HOME_URL": "blog:home"}  # a URL name is reversed
+    assert "<moz:SearchForm>http://testserver/</moz:SearchForm>" in client.get("/opensearch.xml").content.decode()

@@ -264,7 +264,7 @@ def test_an_unknown_sort_is_a_400(client, corpus, sort):
 
 
 def test_the_instant_box_asks_for_titles_only(client, corpus):
-    """`snippets=0` (what static/instant-search.js sends): titles highlighted, no body snippet,
+    """`snippets=0` (what search/static/search/instant-search.js sends): titles highlighted, no body snippet,
     cached apart from the full answer."""
     status, titles_only = api(client, q="firefox", snippets="0")
     status, full = api(client, q="firefox")

@@ -83,7 +83,7 @@ def offline(settings, monkeypatch):
 @pytest.fixture
 def knowing(offline, monkeypatch, settings):
     """As `offline`, with a dictionary of a few words (four known, one rare)."""
-    pytest.importorskip("lexicon")
+    pytest.importorskip("search._lexicon")
     words = {"firefox": (5, 5, 0), "tips": (4, 4, 1), "extension": (3, 3, 0), "the": (5, 5, 5), "zeppelin": (1, 1, 0)}
     dictionary = vocabulary.from_words(words)
     monkeypatch.setattr(vocabulary, "current", lambda gen: dictionary)
@@ -246,7 +246,7 @@ def test_an_answer_after_the_deadline_is_a_timeout_that_counts_as_a_failure(offl
 
 
 def test_words_joined_by_an_apostrophe_or_underscore_are_known_as_written_and_a_dot_splits(settings):
-    pytest.importorskip("lexicon")
+    pytest.importorskip("search._lexicon")
     known = vocabulary.from_words(dict.fromkeys(["don't", "node", "mod_python", "kirby's", "wikipedia", "canvassing"], (3, 3, 0)))
     # Known as written: don't, mod_python; a dot or a colon splits words as the analyzers do
     # ("node.js" is node and js, "1.0" two numbers, "Wikipedia:Canvassing" two known words).

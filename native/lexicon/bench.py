@@ -1,4 +1,4 @@
-"""Size and speed of `lexicon` at the scale of a large index vocabulary (550,000 words).
+"""Size and speed of the dictionary extension (`search._lexicon`) at the scale of a large index vocabulary (550,000 words).
 
     .venv/bin/python native/lexicon/bench.py [--words N] [--queries N]
 
@@ -16,7 +16,7 @@ import statistics
 import time
 from pathlib import Path
 
-from lexicon import Lexicon
+from search._lexicon import Lexicon
 
 ONSETS = "b c d f g h j k l m n p r s t v w z bl br ch cl cr dr fl fr gl gr pl pr sh sk sl sp st str th tr".split()
 VOWELS = "a e i o u a e i o ou ea ai ie é ü".split()

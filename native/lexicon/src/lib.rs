@@ -590,7 +590,7 @@ fn check_edits(max_edits: u32) -> PyResult<u8> {
 }
 
 /// An immutable in-memory vocabulary: word -> (title, text, comment) document frequencies.
-#[pyclass(frozen, module = "lexicon")]
+#[pyclass(frozen, module = "search._lexicon")]
 struct Lexicon {
     map: Map<Vec<u8>>,
     /// One head index per ordering (see `build_heads`), each a small fst of its own.
@@ -736,7 +736,9 @@ impl Lexicon {
     }
 }
 
+/// Imported as `search._lexicon` (the distribution's pyproject.toml names the module).
 #[pymodule]
+#[pyo3(name = "_lexicon")]
 fn lexicon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Lexicon>()
 }
