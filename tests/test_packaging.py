@@ -21,8 +21,6 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [pytest.mark.slow, pytest.mark.services]
 
 CARGO_BIN = Path.home() / ".cargo" / "bin"
-# The site's own code, which the minimal site below does not have: search may not need it.
-SITE_MODULES = ("blog", "insights", "config", "common", "bench")
 
 
 def run(args, **kwargs):
@@ -78,20 +76,12 @@ def test_the_wheel_holds_the_app_and_its_extension_only(wheel):
     requires = {
         line.split(":", 1)[1].strip().split(">")[0].split("<")[0].split("=")[0].lower() for line in metadata.splitlines() if line.startswith("Requires-Dist:")
     }
-    assert {"django", "elasticsearch", "orjson", "psycopg2-binary", "tqdm"} <= requires, requires
+    assert {"django", "elasticsearch", "orjson", "psycopg2-binary", "tqdm", "django-pgtrigger"} <= requires, requires
 
 
 def clean_env(**extra) -> dict:
     """The environment without this site's settings module (pytest-django sets it)."""
     return {**{k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "PYTHONPATH")}, **extra}
-
-
-def xfail_if_the_site_is_needed(result: subprocess.CompletedProcess):
-    """search still importing this site's own modules is known (the coupling is being removed in
-    another branch): expected to fail for that reason only, and for no other."""
-    missing = [m for m in SITE_MODULES if f"No module named '{m}'" in result.stderr or f'No module named "{m}' in result.stderr]
-    if result.returncode != 0 and missing:
-        pytest.xfail(f"search still imports this site's {', '.join(missing)}: {result.stderr.strip().splitlines()[-1]}")
 
 
 def test_the_installed_app_and_its_extension_import_in_a_fresh_venv(venv, tmp_path):
@@ -114,7 +104,6 @@ def test_the_dictionary_module_imports_with_default_settings(venv, tmp_path):
     Django's default settings: nothing of this site."""
     code = "from django.conf import settings; settings.configure(); import search.vocabulary as v; assert v.Lexicon is not None; print('ok')"
     result = subprocess.run([str(venv), "-c", code], cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=300)
-    xfail_if_the_site_is_needed(result)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-3000:]
 
 
@@ -126,7 +115,7 @@ url = urlsplit(os.environ.get("DATABASE_URL", "postgres://blogsearch@127.0.0.1:5
 SECRET_KEY = "minimal-site-test-only"
 DEBUG = True
 ALLOWED_HOSTS = ["testserver"]
-INSTALLED_APPS = ["django.contrib.contenttypes", "django.contrib.auth", "django.contrib.staticfiles", "search"]
+INSTALLED_APPS = ["django.contrib.contenttypes", "django.contrib.auth", "django.contrib.staticfiles", "pgtrigger", "search"]
 ROOT_URLCONF = "minimal_urls"
 DATABASES = {"default": {"ENGINE": "django.db.backends.postgresql", "NAME": url.path.lstrip("/"), "USER": url.username or "",
              "PASSWORD": url.password or "", "HOST": url.hostname or "", "PORT": str(url.port or "")}}
@@ -160,6 +149,5 @@ def test_a_minimal_site_with_only_the_app_passes_check(venv, tmp_path):
     (tmp_path / "minimal_urls.py").write_text(MINIMAL_URLS)
     env = clean_env(DJANGO_SETTINGS_MODULE="minimal_settings", PYTHONPATH=str(tmp_path))
     result = subprocess.run([str(venv), "-c", CHECK], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
-    xfail_if_the_site_is_needed(result)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().endswith("checked")

@@ -136,3 +136,9 @@ def test_search_check_finds_and_repairs_what_the_index_lost_or_never_heard(noteb
     call_command("search_check")  # nothing left to find
     assert titles("borrow") == ["Borrow checker field notes"]
     assert search("clicked").hits == []  # Bo's reply is gone from the index too
+
+
+def test_the_results_page_renders_in_the_sites_own_layout(notebook, client):
+    page = client.get("/search/", {"q": "borow"}).content.decode()
+    assert "· Notebook</title>" in page and 'class="search-box"' in page  # its base template, search's box
+    assert "checker field notes" in page and f"/items/{notebook.pk}/" in page  # the title (highlighted), its URL
