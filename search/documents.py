@@ -17,6 +17,7 @@ from elasticsearch.dsl import Date, Document, Index, Keyword, Long, Text, analyz
 
 from search import conf
 from search.stopwords import STOP_WORDS
+from search.words import WORD_JOINS
 
 
 class Kind(StrEnum):
@@ -61,7 +62,6 @@ english_stemmer = token_filter("english_stemmer", type="stemmer", language=conf.
 # character for one: the offsets (highlighting) stay exact. With the full-width and small forms
 # that the query's NFKC folds into a dot or a colon (the tokenizer would keep "Node．js" whole, and
 # asciifolding make it "node.js", which no query could match).
-WORD_JOINS = ".:\uff0e\ufe52\u2024\uff1a\ufe55\ufe13"
 word_joins = char_filter("word_joins", type="mapping", mappings=[f"{ch} => \\u0020" for ch in WORD_JOINS])
 
 # Matching for recall: stemmed, stop words removed, accents folded.

@@ -19,9 +19,7 @@ it). An index built before the synonym analyzers existed gets no synonym clause 
 """
 
 import logging
-import re
 import threading
-import unicodedata
 import zlib
 from dataclasses import dataclass
 
@@ -32,27 +30,11 @@ from search import process
 from search.aliases import alias_name, live_aliases
 from search.documents import EXACT_SYNONYMS, KINDS, STEM_SYNONYMS, synonyms_set
 from search.stopwords import is_stop_word
+from search.words import key_word, rule_words
 
 log = logging.getLogger(__name__)
 
-# A word of a rule, and of a query a rule rewrites (search/querying/expand.py): one definition.
-# A dot splits words, as in the analyzers (search/documents.py): "node.js" is the words node, js.
-WORD = re.compile(r"[^\W_]+(?:['+#-][^\W_]+)*[+#]*", re.UNICODE)
 MAX_WORDS = 4  # per side: a rule names a term, not a sentence
-
-
-def key_word(word: str) -> str:
-    """A word as the exact analyzer keeps it, near enough to match a rule's side against a query:
-    lowercased, the possessive 's dropped, accents folded ("Kirby's" -> kirby, "Café" -> cafe)."""
-    word = word.lower()
-    for possessive in ("'s", "\u2019s"):
-        word = word.removesuffix(possessive)
-    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
-
-
-def key_words(words) -> tuple[str, ...]:
-    """key_word() of each word, a hyphenated word as its parts (the tokenizer splits "e-mail")."""
-    return tuple(part for w in words for part in key_word(w).split("-") if part)
 
 
 @dataclass(frozen=True)
@@ -76,7 +58,7 @@ class Rule:
 
 
 def _side(text: str) -> tuple[str, ...]:
-    words = tuple(w.lower() for w in WORD.findall(text))
+    words = tuple(w.lower() for w in rule_words(text))
     if not words:
         raise ValueError(f"{text.strip()!r} holds no word")
     # The stemmed fields drop stop words before the rules apply (a stop filter after a synonym

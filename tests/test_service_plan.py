@@ -14,7 +14,7 @@ from search import conf, generation, synonyms, vocabulary
 from search.querying import plan, service
 from search.querying.executor import DeadlineExceeded, Executor
 from search.querying.service import SearchUnavailable, search
-from search.querying.suggestions import words
+from search.words import words
 
 
 class Response:

@@ -156,7 +156,7 @@ def test_a_joined_word_the_index_holds_as_one_token_is_that_token_when_typed_alo
             index=alias_name("posts"), field=f"{SEARCHED_FIELDS[0]}.{EXACT}", text=text
         ).body["tokens"]
     ]
-    from search.querying.candidates import JOINED as joined
+    from search.words import JOINED as joined
 
     rng = random.Random(11)
     checked = whole = 0
