@@ -1,4 +1,4 @@
-"""The blog's synonym rules as alternatives of a query (pure; search/synonyms.py parses and loads them).
+"""The blog's synonym rules as alternatives of a query (pure; search/synonym_rules.py parses them, search/synonyms.py loads them).
 
 Every alternative (what was typed, each correction) holding a side of a rule as whole words gets a
 synonym alternative: the same text, searched by query.py with the synonym analyzers, in which
@@ -12,7 +12,7 @@ touches (a query no rule touches sends no synonym clause) and to show what they 
 """
 
 from search.alternative import Alternative
-from search.synonyms import Rule
+from search.synonym_rules import Rule
 from search.words import key_spans, key_words
 
 
