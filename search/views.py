@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 
 from insights import log as insights_log
 from search import conf, health
-from search.client import safe_url
+from search.nodes import safe_url
 from search.querying.query import NEWEST, RELEVANCE
 from search.querying.service import BadSearchRequest, SearchUnavailable, search, validate_filters, validate_page, validate_sort
 
