@@ -84,10 +84,10 @@ class IndexGeneration(models.Model):
 
 class Vocabulary(models.Model):
     """The dictionary of one index prefix's live indices, read from the index by `reindex`
-    (search/vocabulary.py): every word of the searched fields with its document count per field,
-    as the bytes of an `fst` map (`format` "fst1"; an older format is ignored until the next
-    build). Each web process loads it once per change, so checking, completing and correcting a
-    query's words needs no request."""
+    (search/vocabulary_build.py): every word of the searched fields with its document count per
+    field, as the bytes of an `fst` map (`format` "fst1"; an older format is ignored until the next
+    build). Each web process loads it once per change (search/vocabulary.py), so checking,
+    completing and correcting a query's words needs no request."""
 
     prefix = models.CharField(max_length=100, unique=True)
     min_docs = models.PositiveIntegerField()
