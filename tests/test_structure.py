@@ -115,6 +115,19 @@ def test_no_import_cycle_in_search():
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
 
 
+def test_test_modules_never_import_each_other():
+    """Shared helpers live in fixtures (conftest.py) or support modules (tests/helpers.py,
+    sync_support.py, chaos_support.py, tests_cluster/workload.py), never in another test module:
+    importing one runs its module-level code and collects nothing, and its tests cannot move."""
+    crossing = []
+    for suite in ("tests", "tests_cluster"):
+        for path in (ROOT / suite).glob("test_*.py"):
+            found = imports_of(path)
+            tests = {n for n in found if n.split(".")[0] in ("tests", "tests_cluster") and any(part.startswith("test_") for part in n.split(".")[1:])}
+            crossing += [f"{path.relative_to(ROOT)} imports {name}" for name in sorted(tests)]
+    assert not crossing, crossing
+
+
 def test_no_product_function_is_longer_than_50_lines():
     long = []
     for package in PRODUCT:
