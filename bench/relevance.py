@@ -30,7 +30,7 @@ import django  # noqa: E402
 django.setup()
 
 from search import synonyms  # noqa: E402
-from search.synonyms import parse as parse_rule  # noqa: E402
+from search.synonym_rules import parse as parse_rule  # noqa: E402
 
 # A few rules of the kind a blog owner writes (issue 26): the gate must hold with them loaded.
 SYNONYMS = ["js, javascript", "postgres, postgresql", "k8s => kubernetes", "py => python"]

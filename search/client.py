@@ -11,7 +11,6 @@ several slow attempts), and every attempt of a request shares the request's own 
 import logging
 import threading
 import time
-from urllib.parse import urlsplit, urlunsplit
 
 from django.core.signals import setting_changed
 from django.dispatch import receiver
@@ -23,17 +22,13 @@ from elasticsearch.serializer import OrjsonSerializer
 
 from search import conf, process
 from search.conf import ElasticsearchSettings
+from search.nodes import node_urls
 
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _client: Elasticsearch | None = None
 _bulk_client: Elasticsearch | None = None
-
-
-def node_urls(url: str) -> list[str]:
-    """The nodes of a comma-separated ELASTICSEARCH_URL."""
-    return [part.strip() for part in url.split(",") if part.strip()]
 
 
 class FailoverTransport(Transport):
@@ -136,15 +131,3 @@ def _on_setting_changed(*, setting, **_):
     """A new settings.ELASTICSEARCH (tests' `settings` fixture) takes effect at the next request."""
     if setting == "ELASTICSEARCH":
         reset_client()
-
-
-def safe_url(url: str) -> str:
-    """A URL (or a comma-separated list of them) with any user name and password removed, for display."""
-    shown = []
-    for part in node_urls(url):
-        parts = urlsplit(part)
-        host = parts.hostname or ""
-        if parts.port:
-            host = f"{host}:{parts.port}"
-        shown.append(urlunsplit((parts.scheme, host, parts.path, "", "")))
-    return ",".join(shown)

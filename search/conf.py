@@ -24,6 +24,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
 
 from search import process
+from search.nodes import safe_url
 
 
 def _doc(text: str, default, **extra):
@@ -225,8 +226,6 @@ class ElasticsearchSettings:
 
     def __repr__(self) -> str:
         """Never the credentials a node URL may carry (error pages and reports show locals)."""
-        from search.client import safe_url
-
         shown = ", ".join(f"{f.name}={safe_url(self.url) if f.name == 'url' else getattr(self, f.name)!r}" for f in fields(self))
         return f"ElasticsearchSettings({shown})"
 

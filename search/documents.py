@@ -17,6 +17,7 @@ from elasticsearch.dsl import Date, Document, Index, Keyword, Long, Text, analyz
 
 from search import conf, registry
 from search.stopwords import STOP_WORDS
+from search.words import WORD_JOINS
 
 
 class Kind(StrEnum):
@@ -57,11 +58,10 @@ english_stemmer = token_filter("english_stemmer", type="stemmer", language=conf.
 # letters across them), so "node js", "amazon" or "wikipedia canvassing" found no such title. It
 # already split "10:30"; now "3.14" is 3 and 14 too (the phrase "3 14", typed either way), as
 # `words()` splits the query. A reader's words are split at the same characters
-# (search/querying/suggestions.py words()), so what was typed and what is indexed agree. One
+# (search/words.py), so what was typed and what is indexed agree. One
 # character for one: the offsets (highlighting) stay exact. With the full-width and small forms
 # that the query's NFKC folds into a dot or a colon (the tokenizer would keep "Node．js" whole, and
 # asciifolding make it "node.js", which no query could match).
-WORD_JOINS = ".:\uff0e\ufe52\u2024\uff1a\ufe55\ufe13"
 word_joins = char_filter("word_joins", type="mapping", mappings=[f"{ch} => \\u0020" for ch in WORD_JOINS])
 
 # Matching for recall: stemmed, stop words removed, accents folded.

@@ -4,6 +4,7 @@ from django.db import models
 from django.utils import timezone
 
 from search.documents import Kind
+from search.synonym_rules import parse
 
 
 class PendingChange(models.Model):
@@ -83,10 +84,10 @@ class IndexGeneration(models.Model):
 
 class Vocabulary(models.Model):
     """The dictionary of one index prefix's live indices, read from the index by `reindex`
-    (search/vocabulary.py): every word of the searched fields with its document count per field,
-    as the bytes of an `fst` map (`format` "fst1"; an older format is ignored until the next
-    build). Each web process loads it once per change, so checking, completing and correcting a
-    query's words needs no request."""
+    (search/vocabulary_build.py): every word of the searched fields with its document count per
+    field, as the bytes of an `fst` map (`format` "fst1"; an older format is ignored until the next
+    build). Each web process loads it once per change (search/vocabulary.py), so checking,
+    completing and correcting a query's words needs no request."""
 
     prefix = models.CharField(max_length=100, unique=True)
     min_docs = models.PositiveIntegerField()
@@ -122,7 +123,8 @@ class FreshWord(models.Model):
 
 class SynonymRule(models.Model):
     """One of the blog's own synonym rules, as its owner wrote it in the admin (the truth; every
-    process reads them at the next index generation, search/synonyms.py).
+    process reads them at the next index generation, search/synonyms.py; their grammar:
+    search/synonym_rules.py).
 
     `js, javascript` makes the words equivalent both ways; `k8s => kubernetes` rewrites the left
     side only. A word may be several words (`ml, machine learning`)."""
@@ -139,8 +141,6 @@ class SynonymRule(models.Model):
 
     def clean(self):
         from django.core.exceptions import ValidationError
-
-        from search.synonyms import parse
 
         try:
             self.rule = parse(self.rule).text

@@ -1,4 +1,5 @@
-"""The blog's own synonym rules: parsed, copied to Elasticsearch, and loaded in each process.
+"""The blog's own synonym rules: copied to Elasticsearch, and loaded in each process (their
+grammar, parsing and validation: search/synonym_rules.py).
 
 The rules live in PostgreSQL (SynonymRule, edited in the admin): the truth. Elasticsearch applies
 them: after every change, once committed, the whole set is copied to the synonyms set of the
@@ -19,97 +20,20 @@ it). An index built before the synonym analyzers existed gets no synonym clause 
 """
 
 import logging
-import re
 import threading
-import unicodedata
 import zlib
-from dataclasses import dataclass
 
 from django.db import DatabaseError, connection, transaction
 from elasticsearch import NotFoundError
 
-from search import process
+from search import generation, process
 from search.aliases import alias_name, live_aliases
+from search.client import bulk_client
 from search.documents import EXACT_SYNONYMS, KINDS, STEM_SYNONYMS, synonyms_set
-from search.stopwords import is_stop_word
+from search.models import SynonymRule
+from search.synonym_rules import Rule, parse
 
 log = logging.getLogger(__name__)
-
-# A word of a rule, and of a query a rule rewrites (search/querying/expand.py): one definition.
-# A dot splits words, as in the analyzers (search/documents.py): "node.js" is the words node, js.
-WORD = re.compile(r"[^\W_]+(?:['+#-][^\W_]+)*[+#]*", re.UNICODE)
-MAX_WORDS = 4  # per side: a rule names a term, not a sentence
-
-
-def key_word(word: str) -> str:
-    """A word as the exact analyzer keeps it, near enough to match a rule's side against a query:
-    lowercased, the possessive 's dropped, accents folded ("Kirby's" -> kirby, "Café" -> cafe)."""
-    word = word.lower()
-    for possessive in ("'s", "\u2019s"):
-        word = word.removesuffix(possessive)
-    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
-
-
-def key_words(words) -> tuple[str, ...]:
-    """key_word() of each word, a hyphenated word as its parts (the tokenizer splits "e-mail")."""
-    return tuple(part for w in words for part in key_word(w).split("-") if part)
-
-
-@dataclass(frozen=True)
-class Rule:
-    """`sides`: each a tuple of lowercase words. Equivalent rules map any side to every other; an
-    explicit (`=>`) rule maps its left sides to its one right side only."""
-
-    sides: tuple[tuple[str, ...], ...]
-    explicit: bool = False
-
-    @property
-    def text(self) -> str:
-        words = [" ".join(side) for side in self.sides]
-        return f"{', '.join(words[:-1])} => {words[-1]}" if self.explicit else ", ".join(words)
-
-    def targets(self, side: tuple[str, ...]) -> list[tuple[str, ...]]:
-        """What `side` may be rewritten to."""
-        if self.explicit:
-            return [self.sides[-1]] if side in self.sides[:-1] else []
-        return [other for other in self.sides if other != side] if side in self.sides else []
-
-
-def _side(text: str) -> tuple[str, ...]:
-    words = tuple(w.lower() for w in WORD.findall(text))
-    if not words:
-        raise ValueError(f"{text.strip()!r} holds no word")
-    # The stemmed fields drop stop words before the rules apply (a stop filter after a synonym
-    # graph breaks the graph), and Elasticsearch then skips a side that held one: refused here.
-    stop = [w for w in words if is_stop_word(key_word(w))]  # "what's": the possessive filter runs first
-    if stop:
-        raise ValueError(f"{text.strip()!r} holds the stop word {stop[0]!r}, which the search ignores: a term may not hold one")
-    # The analyzers read "c#" and "c++" as the word "c": such a rule would rewrite every "c".
-    symbol = next((w for w in words if "+" in w or "#" in w), None)
-    if symbol:
-        raise ValueError(f"{symbol!r}: the search reads a word without + or # ({symbol.rstrip('+#')!r}), so a rule cannot name it")
-    if len(words) > MAX_WORDS:
-        raise ValueError(f"{text.strip()!r}: at most {MAX_WORDS} words a side")
-    return words
-
-
-def parse(text: str) -> Rule:
-    """A rule from its text (`a, b, c` or `a, b => c`); ValueError says what is wrong."""
-    if text.count("=>") > 1:
-        raise ValueError("one => at most")
-    left, arrow, right = text.partition("=>")
-    sides = list(dict.fromkeys(_side(part) for part in left.split(",") if part.strip()))
-    if arrow:
-        if "," in right:
-            raise ValueError("one term after =>")
-        target = _side(right)
-        sides = [side for side in sides if side != target]  # "k8s, kubernetes => kubernetes": k8s => kubernetes
-        if not sides:
-            raise ValueError("nothing before => but the term after it")
-        sides.append(target)
-    if len(sides) < 2:
-        raise ValueError("a rule needs two different terms, separated by a comma or =>")
-    return Rule(sides=tuple(sides), explicit=bool(arrow))
 
 
 class _Loaded:
@@ -132,8 +56,6 @@ def current(generation: int | None) -> tuple[Rule, ...]:
     with state.lock:
         if generation == state.generation:
             return state.rules
-        from search.models import SynonymRule
-
         try:
             texts = list(SynonymRule.objects.values_list("rule", flat=True))
         except DatabaseError as exc:
@@ -159,8 +81,6 @@ PUSH_TIMEOUT = 10.0
 def set_rules() -> list[dict]:
     """PostgreSQL's rules as the synonyms set's rules (Solr format, ids from the rows), skipping a
     rule that no longer parses (edited by SQL), as current() does."""
-    from search.models import SynonymRule
-
     out = []
     for pk, text in SynonymRule.objects.order_by("pk").values_list("pk", "rule"):
         try:
@@ -198,8 +118,6 @@ def push(client=None) -> bool:
     """Replace the synonyms set with PostgreSQL's rules; Elasticsearch reloads the analyzers that
     read it before it answers. True when it took them; never raises (a save must not fail
     because of search: reconcile() retries)."""
-    from search.client import bulk_client
-
     try:
         _copy(client or bulk_client())
     except Exception as exc:  # noqa: BLE001 - unreachable, refused or timed out: reconcile() retries
@@ -278,8 +196,6 @@ def reconcile(client) -> bool:
     right but an index does not apply it; then bump the generation, so answers cached meanwhile
     are dropped. True when it changed something; raises when Elasticsearch fails (the round
     reports it)."""
-    from search import generation
-
     want = set_rules()
     try:
         have = client.synonyms.get_synonym(id=synonyms_set(), size=10_000)["synonyms_set"]
@@ -319,8 +235,6 @@ def last_push_failed() -> bool:
 
 
 def _after_commit() -> None:
-    from search import generation
-
     _last.failed = not push()
     try:
         generation.bump()

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from search import conf, health
-from search.client import safe_url
+from search.nodes import safe_url
 from search.querying.query import NEWEST, RELEVANCE
 from search.querying.service import BadSearchRequest, SearchUnavailable, search, validate_filters, validate_page, validate_sort
 from search.recording import recorder

@@ -13,30 +13,22 @@ candidates: docs/benchmarks.md). It answers three questions (search/querying/can
 - which words are within the typo model's reach of this one, or start within it (`within`,
   `prefix_within`); the typo model then scores every candidate (search/querying/suggestions.py).
 
-Built from the index itself, so it matches its analysis exactly: `reindex` runs a terms
-aggregation per searched field's `exact` sub-field over the new indices once live and caught up
-(every word, with its document count in that field); `search_vocabulary` does only this. Stored in
-PostgreSQL (search.models.Vocabulary, the map's bytes); each process loads it when the index
-generation moved *and* the stored row changed.
-
-Fresh words: a word that first appears in a post or comment indexed after the build is recorded by
-the sync (`record_fresh`, search.models.FreshWord, read from the new documents' term vectors) and
-joins every process's dictionary at the next generation change: a completion and correction
-target within seconds, without a rebuild. The next build folds them in and clears them.
-
-Between builds the counts age (a deleted post's words stay; a word that becomes common keeps its
-old count until the next build): the hourly `search_vocabulary` bounds that.
+Built from the index itself at reindex time, stored in PostgreSQL (search.models.Vocabulary, the
+map's bytes), with the fresh words the sync recorded since (search.models.FreshWord): how, in
+search/vocabulary_build.py. This module only reads: each process loads the map when the index
+generation moved *and* the stored row changed, and the fresh words whenever their number moved.
+Apart from the building because every web process reads and only `reindex`, `search_vocabulary`
+and the sync build: a search never needs the aggregations and term vectors that building reads.
 """
 
 import logging
 import threading
 from dataclasses import dataclass, field
 
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError
 
 from search import conf, process
-from search.aliases import live_aliases
-from search.documents import SEARCHED_FIELDS, SUGGESTER_FIELDS
+from search.models import FreshWord, Vocabulary
 
 try:  # the compiled extension (native/lexicon/, built by `make`); without it searches ask Elasticsearch
     from search._lexicon import Lexicon
@@ -48,9 +40,6 @@ log = logging.getLogger(__name__)
 FORMAT = "fst1"
 MEMO_SIZE = 256  # up to max_candidates results each: a few MB at most, even under nonsense queries
 NO_COUNTS = (0, 0, 0)
-# A terms aggregation may return at most search.max_buckets (65,536) buckets: the words are read
-# in partitions of about this many distinct words each.
-PARTITION_WORDS = 20_000
 
 
 def available() -> bool:
@@ -131,117 +120,7 @@ class Dictionary:
 
 def from_words(words: dict[str, tuple[int, int, int]], fresh: dict[str, tuple[int, int, int]] | None = None) -> Dictionary:
     """A dictionary of these words (tests, benchmarks)."""
-    return Dictionary(Lexicon(build(words)), Lexicon(build(fresh)) if fresh else None)
-
-
-def build(words: dict[str, tuple[int, int, int]]) -> bytes:
-    return Lexicon.build(words.items())
-
-
-# ---------------------------------------------------------------- building (reindex)
-
-
-def collect(client, *, index: str | None = None) -> dict[str, tuple[int, int, int]]:
-    """Every word of the searched fields' `exact` sub-fields with its document count in each,
-    read from `index` (by default the live aliases; `reindex` reads its new indices while it swaps
-    them in). One field at a time, its fielddata dropped right after, so the heap holds one
-    field's words at most (the text's: about 120 MB at 10x the corpus)."""
-    index = index or live_aliases()
-    counts: dict[str, list[int]] = {}
-    for position, name in enumerate(SEARCHED_FIELDS):
-        exact = SUGGESTER_FIELDS[name]
-        try:
-            sizes = client.search(index=index, size=0, aggs={"n": {"cardinality": {"field": exact}}}).body
-            partitions = max(1, -(-int(sizes["aggregations"]["n"]["value"] * 1.1) // PARTITION_WORDS))
-            for p in range(partitions):
-                terms = {"field": exact, "min_doc_count": 1, "size": 3 * PARTITION_WORDS, "include": {"partition": p, "num_partitions": partitions}}
-                body = client.search(index=index, size=0, aggs={"words": {"terms": terms}}).body
-                if body["aggregations"]["words"].get("sum_other_doc_count", 0):
-                    raise RuntimeError(f"{exact}: a partition held more than {3 * PARTITION_WORDS} words; not storing a partial dictionary")
-                for bucket in body["aggregations"]["words"]["buckets"]:
-                    counts.setdefault(bucket["key"], [0, 0, 0])[position] = bucket["doc_count"]
-        finally:  # the fielddata served its purpose: give the heap back
-            client.indices.clear_cache(index=index, fielddata=True, fields=exact)
-    return {word: tuple(c) for word, c in counts.items()}
-
-
-def store(client, *, words: dict | None = None, fresh_before: int | None = None) -> int:
-    """Store the dictionary (`words` already collected, or read now from the live indices) and
-    clear the fresh words it holds (those recorded before the collection began: `fresh_before`,
-    the last FreshWord id then); returns the number of words."""
-    from search.models import FreshWord, Vocabulary
-
-    if Lexicon is None:
-        raise RuntimeError("the lexicon extension is not built (run `make`): searches ask Elasticsearch")
-    prefix = conf.get().index.prefix
-    if words is None:
-        fresh_before = last_fresh_id()
-        words = collect(client)
-    data = build(words)
-    with transaction.atomic():  # no process may load the new build beside fresh rows it holds
-        Vocabulary.objects.update_or_create(prefix=prefix, defaults={"min_docs": 1, "format": FORMAT, "words": data, "size": len(words)})
-        FreshWord.objects.filter(prefix=prefix, id__lte=fresh_before or 0).delete()
-    return len(words)
-
-
-def last_fresh_id() -> int:
-    from search.models import FreshWord
-
-    return FreshWord.objects.filter(prefix=conf.get().index.prefix).order_by("-id").values_list("id", flat=True).first() or 0
-
-
-def drop() -> None:
-    from search.models import Vocabulary
-
-    Vocabulary.objects.filter(prefix=conf.get().index.prefix).delete()
-
-
-def exists() -> bool:
-    from search.models import Vocabulary
-
-    return Vocabulary.objects.filter(prefix=conf.get().index.prefix, format=FORMAT).exists()
-
-
-# ---------------------------------------------------------------- fresh words (the sync)
-
-
-def document_words(client, index: str, ids: list[str]) -> dict[str, tuple[int, int, int]]:
-    """The words of the `exact` sub-fields of these just-indexed documents, with how many of them
-    hold each in each field: their term vectors, analysed by Elasticsearch as it indexed them."""
-    counts: dict[str, list[int]] = {}
-    if not ids:
-        return {}
-    fields = [SUGGESTER_FIELDS[name] for name in SEARCHED_FIELDS]
-    flags = {"term_statistics": False, "field_statistics": False, "positions": False, "offsets": False, "payloads": False}
-    body = client.mtermvectors(index=index, ids=ids, fields=fields, **flags).body
-    for doc in body.get("docs", []):
-        for position, name in enumerate(fields):
-            for word in doc.get("term_vectors", {}).get(name, {}).get("terms", {}):
-                counts.setdefault(word, [0, 0, 0])[position] += 1
-    return {word: tuple(c) for word, c in counts.items()}
-
-
-def record_fresh(words: dict[str, tuple[int, int, int]]) -> int:
-    """Record words the stored build lacks, adding their documents to those already recorded (a
-    new word that ten new posts use counts ten, as the suggesters would see it; an edited post
-    counts again: an over-count, which only keeps a real word from being corrected, until the next
-    build). At most SyncSettings.max_fresh_words rows wait for a build. Returns how many were given."""
-    from search.models import FreshWord
-
-    prefix, longest = conf.get().index.prefix, conf.get().ranking.max_suggest_word_length
-    room = conf.get().sync.max_fresh_words - FreshWord.objects.filter(prefix=prefix).count()
-    rows = [(prefix, w, *c) for w, c in sorted(words.items(), key=lambda wc: -sum(wc[1])) if 0 < len(w) <= longest][: max(0, room)]
-    if not rows:
-        return 0
-    table = FreshWord._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            f"INSERT INTO {table} (prefix, word, title, text, comment) VALUES (%s, %s, %s, %s, %s) "
-            f"ON CONFLICT (prefix, word) DO UPDATE SET title = {table}.title + EXCLUDED.title, "
-            f"text = {table}.text + EXCLUDED.text, comment = {table}.comment + EXCLUDED.comment",
-            rows,
-        )
-    return len(rows)
+    return Dictionary(Lexicon(Lexicon.build(words.items())), Lexicon(Lexicon.build(fresh.items())) if fresh else None)
 
 
 # ---------------------------------------------------------------- reading (each web process)
@@ -287,8 +166,6 @@ def _refresh(state: _Loaded) -> None:
     remembered as bad, not retried at every search), and the fresh words whenever their number
     moved (rows are only added between builds; ids are not commit order, so all are re-read).
     The state is replaced at once, never left half updated."""
-    from search.models import FreshWord, Vocabulary
-
     prefix = conf.get().index.prefix
     built = Vocabulary.objects.filter(prefix=prefix, format=FORMAT).values_list("built", flat=True).first()
     if built is None or Lexicon is None:

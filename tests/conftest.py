@@ -135,6 +135,22 @@ def build_index(db):
 
 
 @pytest.fixture
+def poison(monkeypatch):
+    """Documents of posts titled "Poison ..." violate the mapping (a date field gets a word)."""
+    from search.sync import indexing
+
+    real = indexing.post_to_doc
+
+    def post_to_doc(post):
+        doc = real(post)
+        if post.title.startswith("Poison"):
+            doc["pub_date"] = "not a date"
+        return doc
+
+    monkeypatch.setattr(indexing, "post_to_doc", post_to_doc)
+
+
+@pytest.fixture
 def live(build_index, django_capture_on_commit_callbacks):
     """Aliases exist; returns a context manager that runs on_commit hooks like a real commit."""
     build_index()

@@ -11,7 +11,8 @@ from elastic_transport import ConnectionError as ConnectError
 from elastic_transport import ConnectionTimeout
 
 from search import conf
-from search.client import make_client, reset_client, safe_url
+from search.client import make_client, reset_client
+from search.nodes import safe_url
 from search.querying.service import search
 from search.sync import readiness as cluster
 from tests.factories import make_post

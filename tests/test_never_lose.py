@@ -24,32 +24,11 @@ from search.aliases import alias_name, aliased_indices
 from search.documents import Kind
 from search.models import DeadChange, PendingChange, RebuildState
 from search.querying.service import search
-from search.sync import checking, indexing, outbox
+from search.sync import indexing, outbox
 from search.sync import rebuild as rebuild_module
 from tests.factories import make_comment, make_post
 from tests.helpers import ids_in, outbox_trigger, refresh, source_of
-
-
-def db_now():
-    """PostgreSQL's clock: the only one visibility and versions depend on."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT statement_timestamp()")
-        return cursor.fetchone()[0]
-
-
-def wait_until_db_time(moment):
-    while db_now() <= moment:
-        time.sleep(0.1)
-
-
-def assert_in_sync():
-    results = checking.check()
-    assert [(r.kind, r.missing, r.extra, r.stale) for r in results] == [("posts", [], [], []), ("comments", [], [], [])]
-
-
-def apply_pending():
-    call_command("search_sync")
-
+from tests.sync_support import after_posts_load, apply_pending, assert_in_sync, db_now, wait_until_db_time, write_during_the_load
 
 # ---------------------------------------------------------------- 1. scheduled post due soon
 
@@ -69,19 +48,6 @@ def test_1_scheduled_post_due_within_a_minute_of_its_save_appears(es, live):
 
 
 # ---------------------------------------------------------------- 2-5. rebuild
-
-
-def after_posts_load(monkeypatch, action):
-    """Run `action()` once the rebuild has read every post from the database (their last bulk
-    requests may still be in flight; long before the swap)."""
-    original = rebuild_module.iter_index_actions
-
-    def read_then_act(kind, index, *rest):
-        yield from original(kind, index, *rest)
-        if kind == "posts":
-            action()
-
-    monkeypatch.setattr(rebuild_module, "iter_index_actions", read_then_act)
 
 
 @pytest.mark.django_db
@@ -134,16 +100,6 @@ def test_3_transaction_committing_during_the_load_is_caught_up(es, build_index, 
     refresh(es)
     assert source_of(es, "posts", post.pk)["title"] == "Long transaction committed"
     assert_in_sync()
-
-
-def write_during_the_load(monkeypatch, post, title):
-    """After the posts are loaded, `post` gets `title` and a sync applies it to the old indices."""
-
-    def write():
-        Post.objects.filter(pk=post.pk).update(title=title)
-        outbox.drain_all(batch=100)  # applied to the old indices, kept for the replay
-
-    after_posts_load(monkeypatch, write)
 
 
 def bulk_fails_after_the_swap(monkeypatch, times: int):
@@ -380,20 +336,6 @@ def test_8_writes_that_bypass_signals_reach_the_index(es, build_index, tmp_path)
 
 
 # ---------------------------------------------------------------- 9-10. poison entries, cache
-
-
-@pytest.fixture
-def poison(monkeypatch):
-    """Documents of posts titled "Poison ..." violate the mapping (a date field gets a word)."""
-    real = indexing.post_to_doc
-
-    def post_to_doc(post):
-        doc = real(post)
-        if post.title.startswith("Poison"):
-            doc["pub_date"] = "not a date"
-        return doc
-
-    monkeypatch.setattr(indexing, "post_to_doc", post_to_doc)
 
 
 @pytest.mark.django_db

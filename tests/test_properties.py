@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 from search import conf
 from search.alternative import Alternative
-from search.querying.normalize import _TOKEN, normalize_query
+from search.querying.normalize import normalize_query
 from search.querying.query import build_query, search_body
 from search.querying.suggestions import alternatives, known_words_aggregation, suggest_block
+from search.words import tokens
 
 # Generating 400-character Unicode texts can be slow on a cold machine (no .hypothesis/ folder yet):
 # that is not a failure, and test order must never matter.
@@ -36,7 +37,7 @@ def test_normalize_is_bounded_clean_and_idempotent(raw, max_length, max_words, m
     out = normalize_query(raw, max_length=max_length, max_words=max_words, max_tokens=max_tokens)
     assert len(out) <= max_length
     assert len(out.split()) <= max_words
-    assert len(_TOKEN.findall(out)) <= max_tokens
+    assert len(tokens(out)) <= max_tokens
     assert out == out.strip()
     assert "  " not in out
     assert all(ch.isprintable() or ch == " " for ch in out)

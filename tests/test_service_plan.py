@@ -14,7 +14,7 @@ from search import conf, generation, synonyms, vocabulary
 from search.querying import plan, service
 from search.querying.executor import DeadlineExceeded, Executor
 from search.querying.service import SearchUnavailable, search
-from search.querying.suggestions import words
+from search.words import words
 
 
 class Response:
@@ -112,7 +112,7 @@ def test_known_words_take_one_plain_request(knowing):
 
 
 def test_a_synonym_rule_is_one_more_alternative_of_the_same_one_request(knowing, monkeypatch):
-    from search.synonyms import parse
+    from search.synonym_rules import parse
 
     monkeypatch.setattr(synonyms, "current", lambda gen: (parse("zeppelin, airship"),))
     monkeypatch.setattr(synonyms, "indices_apply", lambda client, gen: True)  # the indices have the synonym analyzers

@@ -20,7 +20,7 @@ from search.models import SynonymRule
 from search.querying import reader
 from search.querying.expand import rewrites, with_synonyms
 from search.querying.query import build_query
-from search.synonyms import parse
+from search.synonym_rules import parse
 from tests.factories import make_comment, make_post
 
 # ---------------------------------------------------------------- pure

@@ -8,7 +8,7 @@ import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 
-from search import conf, generation, vocabulary
+from search import conf, generation, vocabulary, vocabulary_build
 from search.aliases import alias_name
 from search.client import get_client
 from search.documents import KINDS, SEARCHED_FIELDS, SUGGESTER_FIELDS
@@ -156,7 +156,7 @@ def test_a_joined_word_the_index_holds_as_one_token_is_that_token_when_typed_alo
             index=alias_name("posts"), field=f"{SEARCHED_FIELDS[0]}.{EXACT}", text=text
         ).body["tokens"]
     ]
-    from search.querying.candidates import JOINED as joined
+    from search.words import JOINED as joined
 
     rng = random.Random(11)
     checked = whole = 0
@@ -212,11 +212,11 @@ def test_a_rebuild_whose_vocabulary_cannot_be_read_still_succeeds_and_drops_the_
     def refuse(*args, **kwargs):
         raise ConnectionError("fielddata refused (injected)")
 
-    monkeypatch.setattr(vocabulary, "collect", refuse)
+    monkeypatch.setattr(vocabulary_build, "collect", refuse)
     make_post("Quokka notes", "quokka")
     call_command("reindex", "--no-progress")
     assert "could not read the dictionary" in capsys.readouterr().err
-    assert not vocabulary.exists() and vocabulary.current(generation.current()) is None
+    assert not vocabulary_build.exists() and vocabulary.current(generation.current()) is None
     result = search("quokka", use_cache=False)
     assert result.total == 1 and result.round_trips == 2  # every word asked about first: right, only slower
     assert search("firefix", use_cache=False).showing_for == "firefox"

@@ -12,7 +12,7 @@ from django.db import connection
 
 from bench.servers import free_port, start_gunicorn, stop_process_group
 from search.client import get_client
-from tests.conftest import build_index, fresh_process_state, search_test_prefix, test_indices_never_the_sites  # noqa: F401 - shared fixtures
+from tests.conftest import build_index, fresh_process_state, poison, search_test_prefix, test_indices_never_the_sites  # noqa: F401 - shared fixtures
 from tests.helpers import TEST_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -25,26 +25,10 @@ from search.models import PendingChange
 from search.sync.readiness import IndicesNotReady
 from tests.factories import admin_post_form, make_post
 from tests_cluster.conftest import NODES, app_env, cluster, running
-from tests_cluster.workload import Author, SearchLoad, differences, make_corpus
+from tests_cluster.workload import UNCACHED, Author, SearchLoad, differences, make_corpus, node_of_primary
 
 log = logging.getLogger(__name__)
 pytestmark = pytest.mark.django_db(transaction=True)
-# Searches hit Elasticsearch every time (no result or word cache), so every one is a real test.
-# Their timeout: production's 1 s is too short on our shared 2-core machine, where three JVMs, the
-# app and other engineers' benchmarks run at once (load average 12-16 measured): a search there
-# sometimes waits over a second for CPU while a node starts, which says nothing about failover.
-# A timeout still answers 503 at once and is still never retried. The search's whole time budget
-# (SEARCH_DEADLINE_SECONDS, 1.5 s shipped) gets the same value: below it, the budget cut searches
-# at 1.5 s whatever the timeout said (two 503s in one rolling restart beside the load benchmark).
-_TIMEOUT = os.environ.get("CLUSTER_TEST_SEARCH_TIMEOUT", "3")
-UNCACHED = {"SEARCH_CACHE_SECONDS": "0", "SEARCH_WORD_CACHE_SECONDS": "0", "ELASTICSEARCH_TIMEOUT": _TIMEOUT, "SEARCH_DEADLINE_SECONDS": _TIMEOUT}
-
-
-def node_of_primary(es, index: str) -> int:
-    """The number of the node holding the primary of `index`'s shard."""
-    shards = es.cat.shards(index=index, format="json").body
-    name = next(s["node"] for s in shards if s["prirep"] == "p" and s["state"] == "STARTED")
-    return int(name.rsplit("-", 1)[1])
 
 
 def describe(failures, since: float = 0.0) -> str:

@@ -17,17 +17,13 @@ And what it cannot: an unfinished last word with a typo inside it ("firfo" for "
 word of each corrected prefix, scored by the typo model on the prefix ("firefo"), not the word.
 """
 
-import re
-
 from search.conf import SuggesterOptions, TypoCosts
 from search.documents import SUGGESTER_FIELDS
-from search.querying.suggestions import KNOWN_WORDS, words
+from search.querying.suggestions import KNOWN_WORDS
 from search.stopwords import is_stop_word
 from search.vocabulary import NO_COUNTS, documents_holding
+from search.words import one_joined_token, words
 
-# ASCII letters and digits joined by characters the standard tokenizer keeps inside a word (a dot
-# or a colon no longer join: the analyzers split there, search/documents.py).
-JOINED = re.compile(r"[A-Za-z0-9]+(?:[_'][A-Za-z0-9]+)+")
 TITLE = 0  # the counts' position of the title (SEARCHED_FIELDS): completions rank by titles
 
 
@@ -39,7 +35,7 @@ def resolvable(word: str) -> bool:
     accents, other scripts) is left to Elasticsearch's own analysis."""
     if word.isascii() and word.isalnum():
         return True
-    return bool(JOINED.fullmatch(word)) and not word.lower().endswith("'s")
+    return one_joined_token(word)
 
 
 def _proposes(mode: str, typed: int, option: int) -> bool:

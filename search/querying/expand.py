@@ -1,4 +1,4 @@
-"""The blog's synonym rules as alternatives of a query (pure; search/synonyms.py parses and loads them).
+"""The blog's synonym rules as alternatives of a query (pure; search/synonym_rules.py parses them, search/synonyms.py loads them).
 
 Every alternative (what was typed, each correction) holding a side of a rule as whole words gets a
 synonym alternative: the same text, searched by query.py with the synonym analyzers, in which
@@ -12,17 +12,18 @@ touches (a query no rule touches sends no synonym clause) and to show what they 
 """
 
 from search.alternative import Alternative
-from search.synonyms import WORD, Rule, key_word, key_words
+from search.synonym_rules import Rule
+from search.words import key_spans, key_words
 
 
 def rewrites(text: str, rules: tuple[Rule, ...]) -> list[str]:
     """Each single rewrite of `text` by a rule (one occurrence of one side replaced at a time).
 
-    Words are compared as the exact analyzer keeps them (search/synonyms.key_words: the possessive
+    Words are compared as the exact analyzer keeps them (search/words.py key_spans: the possessive
     dropped, accents folded, a hyphenated word as its parts), so that a synonym alternative is sent
     wherever Elasticsearch's analyzers would apply the rule: "Kirby's" meets a rule on "kirby",
     "e mail" one on "e-mail"."""
-    spans = [(m.start() + i, m.start() + i + len(part), key) for m in WORD.finditer(text) for i, part, key in _parts(m.group())]
+    spans = key_spans(text)
     words = [w for _, _, w in spans]
     out: list[str] = []
     for rule in rules:
@@ -35,17 +36,6 @@ def rewrites(text: str, rules: tuple[Rule, ...]) -> list[str]:
                 for target in rule.targets(side):
                     out.append(text[: spans[i][0]] + " ".join(target) + text[spans[i + n - 1][1] :])
     return list(dict.fromkeys(out))
-
-
-def _parts(word: str) -> list[tuple[int, str, str]]:
-    """(offset, text, key) of each hyphen-separated part of a word, its key as key_word() makes it."""
-    out, offset = [], 0
-    for part in word.split("-"):
-        key = key_word(part)
-        if key:
-            out.append((offset, part, key))
-        offset += len(part) + 1
-    return out
 
 
 def with_synonyms(alternatives: list[Alternative], rules: tuple[Rule, ...], *, limit: int, factor: float) -> list[Alternative]:

@@ -3,13 +3,11 @@
 import re
 import unicodedata
 
+from search.words import tokens
+
 _WS = re.compile(r"\s+")
 # Control, format, surrogate, private-use, unassigned characters and line/paragraph separators.
 _BLANKED = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
-# Tokens roughly as our analyzers make them: runs of letters and digits (joined by an inner
-# apostrophe, "don't"; a dot splits, "node.js" is two: search/documents.py), and each CJK
-# ideograph, kana or Thai letter on its own.
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f]|[^\W_]+(?:['][^\W_]+)*")
 
 
 def normalize_query(raw: str, *, max_length: int, max_words: int, max_tokens: int | None = None) -> str:
@@ -33,7 +31,7 @@ def normalize_query(raw: str, *, max_length: int, max_words: int, max_tokens: in
         cut = text[:max_length]
         text = cut.rsplit(" ", 1)[0] if " " in cut else cut
     if max_tokens:
-        tokens = list(_TOKEN.finditer(text))
-        if len(tokens) > max_tokens:
-            text = text[: tokens[max_tokens - 1].end()]
+        found = tokens(text)
+        if len(found) > max_tokens:
+            text = text[: found[max_tokens - 1].end()]
     return text.strip()

@@ -26,8 +26,8 @@ from search.querying.suggestions import (
     known_spans,
     known_words_aggregation,
     suggest_block,
-    words,
 )
+from search.words import one_joined_token, words
 
 
 def _body(
@@ -100,7 +100,7 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
         if word.isascii() and word.isalnum():
             if len(word) < min_length or any(ch.isdigit() for ch in word) or word in known:
                 continue
-        elif candidates.JOINED.fullmatch(word) and not word.lower().endswith("'s") and word in known:
+        elif one_joined_token(word) and word in known:
             continue
         out.append(i)
     return out

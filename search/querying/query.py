@@ -33,14 +33,14 @@ Clauses are named `alt<i>.<tier>` (names must be unique: Elasticsearch keeps one
 a hit tells which alternative and which tier it matched (the debug table and "Showing results for").
 """
 
-import re
 import unicodedata
 
 from search.alternative import Alternative
 from search.conf import TIER_NAMES
 from search.documents import EXACT, EXACT_SYNONYMS, RESULT_FIELDS, SEARCHED_FIELDS, STEM_SYNONYMS
-from search.querying.suggestions import words as words_of
 from search.stopwords import is_stop_word
+from search.words import plain_words
+from search.words import words as words_of
 
 # How the top hit was found (the debug table, the API's `strategy`, the search log): by a phrase
 # tier, or only by the words.
@@ -51,7 +51,6 @@ RELEVANCE, NEWEST = "relevance", "new"
 SORTS = (RELEVANCE, NEWEST)
 TITLE, TEXT, COMMENT = SEARCHED_FIELDS
 BODIES = [TEXT, COMMENT]
-_WORD = re.compile(r"\w+", re.UNICODE)
 
 # The tiers, best first, are named with their weights in search/conf.py (ranking.tiers);
 # `some.words` is the BM25 clause that every tier sits on.
@@ -74,7 +73,7 @@ def without_symbols(text: str) -> str:
 
 
 def without_stop_words(text: str) -> str:
-    return " ".join(w for w in _WORD.findall(text) if not is_stop_word(w))
+    return " ".join(w for w in plain_words(text) if not is_stop_word(w))
 
 
 def weights(alternatives: list[Alternative]) -> list[float]:
@@ -125,7 +124,7 @@ def _tier_clauses(text: str, words: str, *, synonyms: bool = False) -> dict[str,
 
 
 def _words(text: str) -> list[str]:
-    """The words of `text` as the analyzers split them (a dot or a colon splits too: suggestions.words)."""
+    """The words of `text` as the analyzers split them (a dot or a colon splits too: search/words.py)."""
     return [w for _, _, w in words_of(text)]
 
 

@@ -24,14 +24,14 @@ from search import conf, generation, process, synonyms, vocabulary
 from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import get_client
-from search.documents import WORD_JOINS, Kind
+from search.documents import Kind
 from search.querying import expand, facets, plan, reader, resultcache, wordcache
 from search.querying.executor import Executor
 from search.querying.facets import Facets, Filters
 from search.querying.normalize import normalize_query
 from search.querying.query import PHRASE, RELEVANCE, SORTS, boosts
 from search.querying.results import Hit
-from search.querying.suggestions import words
+from search.words import WORD_JOINS, words
 
 log = logging.getLogger(__name__)
 

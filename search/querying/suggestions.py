@@ -14,16 +14,13 @@ two-typo query outranks those that fix only one.
 
 import functools
 import math
-import re
 
 from search.alternative import Alternative
 from search.conf import TypoCosts
-from search.documents import SUGGESTER_FIELDS, WORD_JOINS
+from search.documents import SUGGESTER_FIELDS
+from search.words import words
 
 KNOWN_WORDS = "known_words"
-# Whitespace separates words, and so do the characters the analyzers map to a space (a dot or a
-# colon: search/documents.py), so that each word is what the index holds ("node.js": node, js).
-_WORD = re.compile(rf"[^\s{re.escape(WORD_JOINS)}]+")
 
 
 def suggestable(query: str, *, max_words: int, max_word_length: int) -> str:
@@ -44,11 +41,6 @@ def suggest_block(query: str, *, options: dict) -> dict:
     for name, field in SUGGESTER_FIELDS.items():
         block[f"{name}_terms"] = {"term": {"field": field, **options}}
     return block
-
-
-def words(query: str) -> list[tuple[int, int, str]]:
-    """(start, end, word) for each word of the query: separated by whitespace, a dot or a colon."""
-    return [(m.start(), m.end(), m.group()) for m in _WORD.finditer(query)]
 
 
 def known_words_aggregation(query: str, *, only: list[int] | None = None) -> dict:

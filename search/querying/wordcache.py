@@ -13,7 +13,8 @@ import json
 
 from search.documents import SUGGESTER_FIELDS
 from search.querying.resultcache import backend, guarded, namespace
-from search.querying.suggestions import KNOWN_WORDS, words
+from search.querying.suggestions import KNOWN_WORDS
+from search.words import words
 
 _VERSION = "w1"
 

@@ -1,6 +1,6 @@
 """Words that first appear in a document the sync just indexed join every process's dictionary.
 
-Why here: the dictionary (search/vocabulary.py) is built by `reindex` and the hourly
+Why here: the dictionary (search/vocabulary_build.py) is built by `reindex` and the hourly
 `search_vocabulary`; without this, a word of a post published a minute ago could be neither
 completed nor corrected to until then. After a bulk succeeds, the sync reads the new documents'
 words back from Elasticsearch (term vectors: exactly the words its analysis indexed), records those
@@ -14,7 +14,7 @@ import cannot flood every process (the build holds the rest).
 import logging
 from collections import defaultdict
 
-from search import generation, vocabulary
+from search import generation, vocabulary, vocabulary_build
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +36,10 @@ def record(client, pairs: list, applied: set) -> int:
             return 0
         words: dict[str, tuple[int, int, int]] = {}
         for index, doc_ids in ids.items():
-            for word, counts in vocabulary.document_words(client, index, doc_ids).items():
+            for word, counts in vocabulary_build.document_words(client, index, doc_ids).items():
                 if word not in dictionary.built:
                     words[word] = tuple(a + b for a, b in zip(words.get(word, vocabulary.NO_COUNTS), counts, strict=True))
-        return vocabulary.record_fresh(words)
+        return vocabulary_build.record_fresh(words)
     except Exception:  # noqa: BLE001 - freshness only; the next build holds the words
         log.warning("could not record the new documents' words; the next `search_vocabulary` will", exc_info=True)
         return 0

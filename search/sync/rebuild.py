@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from django.db import connection, transaction
 from elasticsearch import ApiError, TransportError, helpers
 
-from search import conf, generation, synonyms, vocabulary
+from search import conf, generation, synonyms, vocabulary_build
 from search.aliases import alias_name, aliased_indices, index_pattern, new_index_name, outdated_kinds
 from search.client import bulk_client
 from search.documents import KINDS, Kind, index_body
@@ -360,7 +360,7 @@ def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> Re
             with ThreadPoolExecutor(max_workers=1, thread_name_prefix="vocabulary") as background:
                 # Read only now: the words must be those of the indices as caught up, not as loaded
                 # (a post deleted during the load must not leave its words known).
-                fresh_before = vocabulary.last_fresh_id()
+                fresh_before = vocabulary_build.last_fresh_id()
                 words = background.submit(read_vocabulary, client, new)
                 try:
                     replaylog.close_log(covered)
@@ -394,24 +394,24 @@ def read_vocabulary(client, new: dict[str, str]) -> dict[str, tuple[int, int, in
 
     Read after the catch-up and the reconciliation, so the words are those of the indices as
     live, changes made during the load included; from there fresh words join it as the sync
-    indexes them (search/vocabulary.py). Run in the background while the replay log closes and
+    indexes them (search/vocabulary_build.py). Run in the background while the replay log closes and
     the old indices are deleted (reading loads the new indices' fielddata)."""
     index = ",".join(new.get(kind, alias_name(kind)) for kind in KINDS)
-    return vocabulary.collect(client, index=index)
+    return vocabulary_build.collect(client, index=index)
 
 
 def refresh_vocabulary(client, words: Future | None = None, *, fresh_before: int | None = None) -> int | None:
     """Phase 5: store the dictionary (read by `words`, or now from the live indices;
-    search/vocabulary.py), then a generation bump so every process loads it. A failure only
+    search/vocabulary_build.py), then a generation bump so every process loads it. A failure only
     costs speed (searches ask Elasticsearch instead), so it is logged, never fatal."""
     try:
         if words is None and outdated_kinds():  # read from indices an older release built: words missing
             raise RuntimeError("the live indices were built by an older release: run `reindex` first")
-        count = vocabulary.store(client, words=words.result() if words is not None else None, fresh_before=fresh_before)
+        count = vocabulary_build.store(client, words=words.result() if words is not None else None, fresh_before=fresh_before)
     except Exception:  # noqa: BLE001 - Elasticsearch or PostgreSQL refusing: the rebuild itself succeeded
         log.warning("could not read the dictionary of the index's words; searches ask Elasticsearch until the next reindex", exc_info=True)
         try:  # the previous one describes other indices: searches must not trust it
-            vocabulary.drop()
+            vocabulary_build.drop()
             generation.bump()
         except Exception:  # noqa: BLE001
             log.exception("could not drop the previous dictionary")

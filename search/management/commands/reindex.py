@@ -4,7 +4,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from search import vocabulary
+from search import vocabulary_build
 from search.aliases import indices_exist, outdated_kinds
 from search.documents import KINDS, Kind
 from search.sync.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning, rebuild
@@ -33,7 +33,7 @@ class Command(BaseCommand):
                 outdated = outdated_kinds()
                 if not outdated:
                     self.stdout.write("Search indices exist; nothing to do (drop --if-missing to rebuild).")
-                    if not vocabulary.exists():
+                    if not vocabulary_build.exists():
                         call_command("search_vocabulary", "--if-possible", verbosity=verbosity)
                     return call_command("search_sync", verbosity=verbosity)
                 self.stdout.write(f"Search indices built by an older release ({', '.join(outdated)}): rebuilding.")
