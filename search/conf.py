@@ -24,6 +24,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
 
 from search import process
+from search.envvars import parse
 from search.nodes import safe_url
 
 
@@ -422,10 +423,8 @@ process.register("settings object", _forget)
 
 def overrides_from_environment(environ: Mapping, *, debug: bool = False, source: str = "SEARCH") -> dict:
     """settings.SEARCH (or ELASTICSEARCH, INSIGHTS: `source`) from the environment: a key for each
-    variable that is set (the fields name their variables), parsed by config/env.py's rules. With
+    variable that is set (the fields name their variables), parsed by search/envvars.py's rules. With
     DEBUG on, everyone sees the debug table."""
-    from config.env import parse
-
     found = {}
     for key, (group, name) in override_keys(source).items():
         f = next(g for g in fields(_group_classes()[group]) if g.name == name)
