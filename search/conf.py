@@ -130,6 +130,12 @@ class SyncSettings:
     sync_lock_timeout_seconds: float = _doc("A save's sync waits at most this long for a rebuild's alias swap; its change then waits in the outbox.", 2.0)
     sync_breaker_seconds: float = _doc("After a failed sync, after-commit syncs leave changes in the outbox this long.", 5.0)
     max_fresh_words: int = _doc("New words the syncs add to every process's dictionary until the next build, at most (the build has the rest).", 20_000)
+    audit_every_seconds: float = _doc(
+        "`search_sync --every` compares each kind's fingerprints with PostgreSQL this often, finding writes made with the triggers off (search/sync/audit.py).",
+        300.0,
+        env="SEARCH_AUDIT_EVERY_SECONDS",
+    )
+    audit_bucket_size: int = _doc("The audit sums fingerprints per this many ids; a bucket that differs is compared id by id.", 1000)
 
 
 @dataclass(frozen=True)

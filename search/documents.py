@@ -141,6 +141,7 @@ class PostDocument(SearchableFields):
     url = stored()
     pub_date = Date()
     tags = Keyword()
+    fingerprint = Long(index=False)  # the audit sums it (search/versions.py RowHash)
 
     @staticmethod
     def prepare_row(row) -> dict:
@@ -153,6 +154,7 @@ class PostDocument(SearchableFields):
             "url": entries.url(row),
             "pub_date": entries.date_of(row),
             "tags": entries.tags_of(row),
+            "fingerprint": getattr(row, "fingerprint", None),
         }
 
     @staticmethod
@@ -190,6 +192,7 @@ class CommentDocument(SearchableFields):
     created = Date()
     pub_date = Date()
     tags = Keyword()
+    fingerprint = Long(index=False)
 
     @staticmethod
     def prepare_row(row) -> dict:
@@ -206,6 +209,7 @@ class CommentDocument(SearchableFields):
             "created": replies.date_of(row),
             "pub_date": entries.date_of(entry),
             "tags": entries.tags_of(entry),
+            "fingerprint": getattr(row, "fingerprint", None),
         }
 
     @staticmethod

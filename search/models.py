@@ -146,3 +146,16 @@ class SynonymRule(models.Model):
             self.rule = parse(self.rule).text
         except ValueError as exc:
             raise ValidationError({"rule": str(exc)}) from exc
+
+
+class RecheckRequest(models.Model):
+    """A kind whose whole index must be compared with PostgreSQL: written by the statement-level
+    TRUNCATE triggers (search/triggers.py; a TRUNCATE fires no row trigger, so no outbox entry
+    says which rows went). The scheduler's next `search_sync` round compares and repairs the
+    kind (search/sync/audit.py), then deletes the request, unless a newer TRUNCATE renewed it."""
+
+    kind = models.CharField(max_length=20, primary_key=True)
+    requested_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.kind} since {self.requested_at:%Y-%m-%d %H:%M:%S}"

@@ -13,6 +13,9 @@ declaration changes what they watch. What each one does:
   (a scheduled post appears on time). A deleted row's entry carries a tombstone version that
   beats every write of the row. An entry whose followed columns (what its replies copy or their
   visibility reads) change re-versions its replies, which writes their entries too.
+* `search_truncate` (AFTER TRUNCATE, per statement): no row trigger fires, so it asks for the
+  kind to be compared whole with the index at the scheduler's next round (search/sync/audit.py);
+  emptying the tags' table re-versions every entry instead.
 * `search_tags` on the tags' many-to-many table and `search_tag_label` on the tag model: a tag
   added, removed or renamed re-versions the entries that carry it and their replies (their
   documents copy the tags). django-pgtrigger installs triggers on an auto-created many-to-many
@@ -155,15 +158,52 @@ def trigger_model(model: type[models.Model]) -> type[models.Model]:
         return type(name, (model,), {"__module__": model.__module__, "Meta": meta})
 
 
+def truncate_trigger(*kinds: Kind) -> pgtrigger.Trigger:
+    """A TRUNCATE fires no row trigger: it asks for the whole kinds to be compared with the index
+    (search_recheckrequest, applied by the scheduler's next round, search/sync/audit.py)."""
+    values = ", ".join(f"('{kind.value}', statement_timestamp())" for kind in kinds)
+    return pgtrigger.Trigger(
+        name="search_truncate",
+        level=pgtrigger.Statement,
+        when=pgtrigger.After,
+        operation=pgtrigger.Truncate,
+        func=f"""
+    INSERT INTO search_recheckrequest (kind, requested_at) VALUES {values}
+        ON CONFLICT (kind) DO UPDATE SET requested_at = EXCLUDED.requested_at;
+    RETURN NULL;""",
+    )
+
+
+def tags_truncate_trigger(entries: EntryIndex, replies: ReplyIndex | None) -> pgtrigger.Trigger:
+    """The tags' table emptied: every entry and reply gets a new version (and an outbox entry)."""
+    everyone = f"SELECT {_q(entries.pk_column)} FROM {_q(entries.table)}"
+    return pgtrigger.Trigger(
+        name="search_tags_truncate",
+        level=pgtrigger.Statement,
+        when=pgtrigger.After,
+        operation=pgtrigger.Truncate,
+        func=f"""
+    {_touch_entries(entries, replies, everyone)}
+    RETURN NULL;""",
+    )
+
+
 def declared_triggers() -> list[tuple[type[models.Model], pgtrigger.Trigger]]:
     """Every (model, trigger) pair the declarations need."""
     entries, replies = declarations.entries, declarations.replies
     if entries is None:
         return []
-    pairs = [(entries.model, version_trigger()), (entries.model, entry_outbox_trigger(entries, replies))]
+    pairs = [
+        (entries.model, version_trigger()),
+        (entries.model, entry_outbox_trigger(entries, replies)),
+        (entries.model, truncate_trigger(Kind.POSTS, Kind.COMMENTS)),
+    ]
     if replies is not None:
-        pairs += [(replies.model, version_trigger()), (replies.model, reply_outbox_trigger(replies))]
-    return pairs + tags_triggers(entries, replies)
+        pairs += [(replies.model, version_trigger()), (replies.model, reply_outbox_trigger(replies)), (replies.model, truncate_trigger(Kind.COMMENTS))]
+    tags = tags_triggers(entries, replies)
+    if tags:
+        pairs += tags + [(tags[0][0], tags_truncate_trigger(entries, replies))]
+    return pairs
 
 
 def register_all() -> None:

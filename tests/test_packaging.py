@@ -100,9 +100,12 @@ def test_the_installed_app_and_its_extension_import_in_a_fresh_venv(venv, tmp_pa
 
 
 def test_the_dictionary_module_imports_with_default_settings(venv, tmp_path):
-    """search.vocabulary (which reads the settings object at import, as documents.py does) with
-    Django's default settings: nothing of this site."""
-    code = "from django.conf import settings; settings.configure(); import search.vocabulary as v; assert v.Lexicon is not None; print('ok')"
+    """search.vocabulary (which reads the settings object at import, as documents.py does, and
+    the dictionary's model) in a Django with only the app installed: nothing of this site."""
+    code = (
+        "import django; from django.conf import settings; settings.configure(INSTALLED_APPS=['pgtrigger', 'search']); django.setup(); "
+        "import search.vocabulary as v; assert v.Lexicon is not None; print('ok')"
+    )
     result = subprocess.run([str(venv), "-c", code], cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=300)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-3000:]
 

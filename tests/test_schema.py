@@ -104,7 +104,7 @@ def test_the_declarations_triggers_are_migrated_and_installed(db):
     with connection.cursor() as cursor:
         cursor.execute("SELECT tgname FROM pg_trigger WHERE tgname = ANY(%s) AND tgenabled = 'O'", [list(expected)])
         installed = {row[0] for row in cursor.fetchall()}
-    assert installed == expected and len(expected) == 4
+    assert installed == expected and len(expected) == 6
 
 
 def test_ids_are_long_so_indices_of_the_integer_era_are_outdated():

@@ -21,14 +21,16 @@ from tests_cluster.workload import SEARCH_TIMEOUT, node_of_primary
 SEEDS = [int(s) for s in os.environ.get("CLUSTER_CHAOS_SEEDS", "1").split(",")]
 
 
-def node_killed_and_started() -> tuple[float, float, float]:
+def node_killed_and_started(hold) -> tuple[float, float, float]:
     """The node holding the posts' primary is killed (writes must fail over too), the cluster runs
-    on two nodes for a while, then the node is started and the cluster is green again. No failed
-    search is allowed: the window returned ends before the kill."""
+    on two nodes until the reader has searched a few times (`hold`: a slow machine lengthens the
+    fault rather than failing the test), then the node is started and the cluster is green again.
+    No failed search is allowed: the window returned ends before the kill."""
     victim = node_of_primary(admin(), alias_name("posts"))
     killed = time.monotonic()
     os.kill(int(cluster("pid", str(victim))), signal.SIGKILL)
     time.sleep(max(3.0, SECONDS * 0.2))  # writes and searches go on with a node missing
+    hold(killed)
     restarting = time.monotonic()  # the fault's end for "searched during the fault": the node was dead until now
     cluster("start-node", str(victim))  # back, replicas recovered, green
     return killed, restarting, killed - 1.0

@@ -142,3 +142,21 @@ def test_the_results_page_renders_in_the_sites_own_layout(notebook, client):
     page = client.get("/search/", {"q": "borow"}).content.decode()
     assert "· Notebook</title>" in page and 'class="search-box"' in page  # its base template, search's box
     assert "checker field notes" in page and f"/items/{notebook.pk}/" in page  # the title (highlighted), its URL
+
+
+def test_truncate_and_writes_with_the_triggers_off_reach_the_index(notebook):
+    """A TRUNCATE of the categories' table re-versions every item; a replica-role write (no
+    trigger fires) is found by the scheduler's audit (`search_sync --audit` runs it now)."""
+    with connection.cursor() as cursor:
+        cursor.execute("TRUNCATE journal_blogitem_categories")
+    synced()
+    assert dict(search("borrow", detail=True).facets.tags) == {}
+    with connection.cursor() as cursor:
+        cursor.execute("SET session_replication_role = replica")
+        cursor.execute("UPDATE journal_blogitem SET headline = 'Borrow checker, replicated' WHERE id = %s", [notebook.pk])
+        cursor.execute("SET session_replication_role = DEFAULT")
+        cursor.execute("TRUNCATE journal_reply")
+    synced()
+    assert search("ownership").hits == []  # the replies' TRUNCATE, at the next round
+    call_command("search_sync", "--audit")
+    assert titles("replicated") == ["Borrow checker, replicated"]

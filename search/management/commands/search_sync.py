@@ -7,7 +7,7 @@ from django.db import close_old_connections
 
 from search import conf, synonyms
 from search.client import bulk_client
-from search.sync import outbox
+from search.sync import audit, outbox
 
 log = logging.getLogger(__name__)
 
@@ -25,18 +25,26 @@ class Command(BaseCommand):
         parser.add_argument(
             "--vocabulary-every", type=float, metavar="SECONDS", help="With --every: also re-read the dictionary this often (as search_vocabulary)."
         )
+        parser.add_argument(
+            "--audit", action="store_true", help="Also compare each kind's fingerprints with PostgreSQL now (with --every: every SEARCH_AUDIT_EVERY_SECONDS)."
+        )
 
-    def handle(self, *args, every, vocabulary_every, **options):
+    def handle(self, *args, every, vocabulary_every, audit, **options):
         if every is None:
             if vocabulary_every is not None:
                 raise CommandError("--vocabulary-every needs --every")
-            return self.apply()
+            self.apply()
+            return self.run_audit() if audit else None
         if every <= 0 or (vocabulary_every is not None and vocabulary_every <= 0):
             raise CommandError("--every and --vocabulary-every need a number of seconds above 0")
         words_due = time.monotonic() + (vocabulary_every or 0)
+        audit_due = time.monotonic() + conf.get().sync.audit_every_seconds
         while True:
             try:
                 self.apply()
+                if time.monotonic() >= audit_due:
+                    audit_due = time.monotonic() + conf.get().sync.audit_every_seconds
+                    self.run_audit()
                 if vocabulary_every is not None and time.monotonic() >= words_due:
                     words_due = time.monotonic() + vocabulary_every
                     call_command("search_vocabulary", "--if-possible", stdout=self.stdout, stderr=self.stderr)
@@ -51,6 +59,8 @@ class Command(BaseCommand):
     def apply(self):
         result = outbox.drain_all(batch=conf.get().sync.pending_drain_batch, client=bulk_client())
         outbox.breaker.reset()
+        if not result.unreachable:
+            self.report_audit("after TRUNCATE", audit.apply_rechecks(bulk_client()))
         # Also when the outbox is blocked (the set is another index); not when nothing answers.
         synonyms_failed = "" if result.unreachable else self.copy_synonyms()
         if result.unreachable:
@@ -68,6 +78,16 @@ class Command(BaseCommand):
         if result.failed:
             self.stderr.write(f"{result.failed} change(s) refused, last error: {result.error}")
         self.stdout.write(self.style.SUCCESS(message))
+
+    def run_audit(self):
+        self.report_audit("audit", audit.audit(bulk_client()))
+
+    def report_audit(self, what: str, report) -> None:
+        if report.failed:
+            raise CommandError(f"{what}: {len(report.failed)} repair(s) refused, first: {next(iter(report.failed.values()))}")
+        repaired = {kind: n for kind, n in report.repaired.items() if n}
+        if repaired:
+            self.stdout.write(f"{what}: repaired {repaired} document(s) that PostgreSQL's triggers never saw change.")
 
     def copy_synonyms(self) -> str:
         """Elasticsearch made to apply PostgreSQL's synonym rules, if a change did not reach it; what
