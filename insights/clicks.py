@@ -2,19 +2,18 @@
 
 Three guards: the query id must be one this server issued (insights/tokens.py), the target must
 be one of our own post URLs (so the no-JavaScript redirect can never send a reader elsewhere),
-and a client address may record at most CLICK_RATE_PER_MINUTE clicks a minute (counted in the
-cache under a salted hash of the address for one minute; the address is never written to the
-log). Each (search, position) is stored once, so repeated beacons count once.
+and a client address may record at most CLICK_RATE_PER_MINUTE clicks a minute (counted in
+PostgreSQL under a salted hash of the address, by PostgreSQL's minute, so the limit holds across
+every worker and host; the address is never written anywhere). Each (search, position) is stored once, so repeated beacons count once.
 """
 
 import hashlib
 import logging
+import random
 import re
-import time
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.urls import Resolver404, resolve
 
@@ -53,17 +52,29 @@ def position(raw: str) -> int | None:
     return None
 
 
+_RATE_SQL = """
+INSERT INTO insights_clickrate (client, minute, count) VALUES (%s, date_trunc('minute', statement_timestamp()), 1)
+ON CONFLICT (client) DO UPDATE SET
+    count = CASE WHEN insights_clickrate.minute = EXCLUDED.minute THEN insights_clickrate.count + 1 ELSE 1 END,
+    minute = EXCLUDED.minute
+RETURNING count
+"""
+
+
 def within_rate(client_address: str) -> bool:
-    """True while this address has recorded fewer than CLICK_RATE_PER_MINUTE clicks this minute."""
-    minute = int(time.time() // 60)
-    digest = hashlib.sha256(f"{settings.SECRET_KEY}\x00{client_address}\x00{minute}".encode()).hexdigest()[:24]
-    key = f"insights:clicks:{digest}"
-    cache.add(key, 0, 90)
+    """True while this address has recorded fewer than CLICK_RATE_PER_MINUTE clicks this minute
+    (PostgreSQL's), counted once for every process. When PostgreSQL cannot count, the click is
+    let through (the store below fails alike and says so): statistics never block a reader."""
+    digest = hashlib.sha256(f"{settings.SECRET_KEY}\x00{client_address}".encode()).hexdigest()[:24]
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, 90)
-        count = 1
+        with connection.cursor() as cursor:
+            cursor.execute(_RATE_SQL, [digest])
+            count = cursor.fetchone()[0]
+            if random.random() < 0.01:  # about once per hundred clicks: forget clients gone quiet
+                cursor.execute("DELETE FROM insights_clickrate WHERE minute < statement_timestamp() - interval '10 minutes'")
+    except DatabaseError:
+        log.warning("search log: a click could not be counted", exc_info=True)
+        return True
     return count <= conf.get().insights.click_rate_per_minute
 
 

@@ -99,3 +99,18 @@ class DailyStat(models.Model):
 
     def __str__(self):
         return f"{self.day}: {self.searches} searches"
+
+
+class ClickRate(models.Model):
+    """How many clicks a client recorded in the current minute, kept in PostgreSQL so that every
+    worker and host counts against one limit (a per-process cache let a client through gunicorn's
+    N workers N times the limit), and the minute is PostgreSQL's. `client` is a salted hash of the
+    address, never the address; a row is reused by its client's next minute and stale ones are
+    deleted now and then (insights/clicks.py)."""
+
+    client = models.CharField(max_length=24, primary_key=True)
+    minute = models.DateTimeField()
+    count = models.PositiveIntegerField(default=0)
+
+    def __str__(self):
+        return f"{self.client}: {self.count} at {self.minute:%H:%M}"

@@ -251,7 +251,7 @@ class InsightsSettings:
     burst_idle_ms: int = _doc("Instant-results keystrokes less than this apart belong to one typing burst (one search).", 2000)
     click_max_bytes: int = _doc("The click endpoint's largest body or query string.", 1024)
     click_max_age_seconds: int = _doc("How long a query id stays valid for a click.", 24 * 3600)
-    click_rate_per_minute: int = _doc("Clicks a minute from one client address (a hashed cache key for a minute, never stored).", 60)
+    click_rate_per_minute: int = _doc("Clicks a minute from one client address, counted in PostgreSQL for every worker and host (a salted hash, never the address).", 60)
     report_rows: int = _doc("Rows per table of a report.", 20)
     report_days: int = _doc("A report's default period in days.", 7)
 
