@@ -130,6 +130,10 @@ class SyncSettings:
     sync_lock_timeout_seconds: float = _doc("A save's sync waits at most this long for a rebuild's alias swap; its change then waits in the outbox.", 2.0)
     sync_breaker_seconds: float = _doc("After a failed sync, after-commit syncs leave changes in the outbox this long.", 5.0)
     max_fresh_words: int = _doc("New words the syncs add to every process's dictionary until the next build, at most (the build has the rest).", 20_000)
+    synonym_save_seconds: float = _doc(
+        "A synonym rule's save waits this long for Elasticsearch (a quarter of it for another save's copy); past it the owner is told, search_sync copies.",
+        2.0,
+    )
     audit_every_seconds: float = _doc(
         "`search_sync --every` compares each kind's fingerprints with PostgreSQL this often, finding writes made with the triggers off (search/sync/audit.py).",
         300.0,
@@ -251,7 +255,7 @@ class InsightsSettings:
     burst_idle_ms: int = _doc("Instant-results keystrokes less than this apart belong to one typing burst (one search).", 2000)
     click_max_bytes: int = _doc("The click endpoint's largest body or query string.", 1024)
     click_max_age_seconds: int = _doc("How long a query id stays valid for a click.", 24 * 3600)
-    click_rate_per_minute: int = _doc("Clicks a minute from one client address, counted in PostgreSQL for every worker and host (a salted hash, never the address).", 60)
+    click_rate_per_minute: int = _doc("Clicks a minute from one client address, counted in PostgreSQL for every worker and host (a salted hash).", 60)
     report_rows: int = _doc("Rows per table of a report.", 20)
     report_days: int = _doc("A report's default period in days.", 7)
 

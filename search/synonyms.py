@@ -26,7 +26,7 @@ import zlib
 from django.db import DatabaseError, connection, transaction
 from elasticsearch import NotFoundError
 
-from search import generation, process
+from search import conf, generation, process
 from search.aliases import alias_name, live_aliases
 from search.client import bulk_client
 from search.documents import EXACT_SYNONYMS, KINDS, STEM_SYNONYMS, synonyms_set
@@ -73,8 +73,9 @@ def current(generation: int | None) -> tuple[Rule, ...]:
 
 # ---------------------------------------------------------------- Elasticsearch's copy
 
-# Seconds a copy may take in the admin's request (a reload on every node usually takes well under
-# one); past it the owner is told, and search_sync copies the rules again later.
+# Seconds the scheduler's copy may take (search_sync's reconcile(): no one waits on it). A copy in
+# the owner's save is bounded by sync.synonym_save_seconds instead, as short as a post's save: past
+# it the owner is told, and the next search_sync round copies the rules.
 PUSH_TIMEOUT = 10.0
 
 
@@ -94,32 +95,32 @@ def _lock_key() -> int:
     return zlib.crc32(f"blogsearch-synonyms:{synonyms_set()}".encode())
 
 
-def _copy(client) -> list[dict]:
+def _copy(client, timeout: float = PUSH_TIMEOUT, lock_timeout: float = PUSH_TIMEOUT) -> list[dict]:
     """Replace the set with the rules read under one advisory lock, held until Elasticsearch has
     answered: two saves at once copy one after the other, each reading the rules the one before it
     committed, so the set ends with the latest rules (reading first and locking only the PUT, the
     older list could land last; if a copy times out, Elasticsearch may still apply it after the
-    next one, which the next search_sync round sees and corrects). At most PUSH_TIMEOUT waiting
-    for the lock and as much for Elasticsearch. Raises when Elasticsearch fails, or when any shard
+    next one, which the next search_sync round sees and corrects). At most `lock_timeout` waiting
+    for the lock and `timeout` for Elasticsearch. Raises when Elasticsearch fails, or when any shard
     failed to reload its analyzers (that node would keep the old rules)."""
     with transaction.atomic(), connection.cursor() as cursor:
         # Bounded: a copy stuck behind another (Elasticsearch slow) gives up; search_sync retries.
-        cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{int(PUSH_TIMEOUT * 1000)}ms"])
+        cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{max(1, int(lock_timeout * 1000))}ms"])
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_lock_key()])
         rules = set_rules()
-        answer = client.options(request_timeout=PUSH_TIMEOUT).synonyms.put_synonym(id=synonyms_set(), synonyms_set=rules)
+        answer = client.options(request_timeout=timeout, max_retries=0).synonyms.put_synonym(id=synonyms_set(), synonyms_set=rules)
     failed = answer.get("reload_analyzers_details", {}).get("_shards", {}).get("failed", 0)
     if failed:
         raise RuntimeError(f"{failed} shard(s) failed to reload the synonym rules")
     return rules
 
 
-def push(client=None) -> bool:
+def push(client=None, timeout: float = PUSH_TIMEOUT, lock_timeout: float = PUSH_TIMEOUT) -> bool:
     """Replace the synonyms set with PostgreSQL's rules; Elasticsearch reloads the analyzers that
     read it before it answers. True when it took them; never raises (a save must not fail
     because of search: reconcile() retries)."""
     try:
-        _copy(client or bulk_client())
+        _copy(client or bulk_client(), timeout, lock_timeout)
     except Exception as exc:  # noqa: BLE001 - unreachable, refused or timed out: reconcile() retries
         log.warning("synonym rules not copied to Elasticsearch (%s); the next search_sync round retries", exc)
         return False
@@ -235,7 +236,11 @@ def last_push_failed() -> bool:
 
 
 def _after_commit() -> None:
-    _last.failed = not push()
+    """The owner's save waits at most sync.synonym_save_seconds for Elasticsearch (and a quarter of
+    it for another save's copy to finish), never the scheduler's 10 s: a hanging Elasticsearch holds
+    the admin page about as long as a post's save, and the next search_sync round copies the rules."""
+    budget = conf.get().sync.synonym_save_seconds
+    _last.failed = not push(timeout=budget, lock_timeout=budget / 4)
     try:
         generation.bump()
     except DatabaseError:  # the rule is saved; the caches die with the next bump or their lifetime

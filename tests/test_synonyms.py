@@ -347,9 +347,30 @@ def test_deleting_many_rules_at_once_copies_the_rules_once(admin_client, es, blo
     synonyms.push(es)
     copies = []
     real = synonyms.push
-    monkeypatch.setattr(synonyms, "push", lambda client=None: copies.append(1) or real(client))
+    monkeypatch.setattr(synonyms, "push", lambda client=None, **bounds: copies.append(1) or real(client, **bounds))
     ids = list(SynonymRule.objects.values_list("pk", flat=True))
     response = admin_client.post(reverse("admin:search_synonymrule_changelist"), {"action": "delete_selected", "_selected_action": ids, "post": "yes"})
     assert response.status_code == 302 and not SynonymRule.objects.exists()
     assert len(copies) == 1  # one copy after the commit, not one per row
     assert held_rules(es) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rule_saved_while_elasticsearch_hangs_returns_as_fast_as_a_posts_save(admin_client, client, es, blog, settings, black_hole):
+    """Elasticsearch accepting connections and never answering (issue 38.3: the save held the
+    owner's page for 10 s): the save returns within a post save's bound, the owner is told, and
+    the next search_sync round applies the rule."""
+    import time
+
+    original = dict(settings.ELASTICSEARCH)
+    settings.ELASTICSEARCH = {**original, "URL": f"http://127.0.0.1:{black_hole[0]}"}
+    reset_client()
+    started = time.monotonic()
+    response = admin_client.post(reverse("admin:search_synonymrule_add"), {"rule": "js, javascript"}, follow=True)
+    took = time.monotonic() - started
+    settings.ELASTICSEARCH = original
+    reset_client()
+    assert "could not take the synonym rules" in response.content.decode() and SynonymRule.objects.get().rule == "js, javascript"
+    assert took < 1.25 * conf.get().sync.synonym_save_seconds + 1.0, took  # was 10 s and more
+    call_command("search_sync", stdout=io.StringIO())
+    assert held_rules(es) == ["js, javascript"] and blog["javascript_title"].pk in post_ids(client, "js ")
