@@ -13,6 +13,7 @@ from search.aliases import alias_name
 from search.client import get_client
 from search.documents import KINDS, SEARCHED_FIELDS, SUGGESTER_FIELDS
 from search.models import FreshWord
+from search.process import reset_process_state
 from search.querying.service import search
 from tests.factories import make_comment, make_post
 
@@ -125,6 +126,19 @@ def test_without_a_stored_dictionary_searches_ask_the_suggesters(blog):
     result = search("firefox", use_cache=False)  # right, only slower: every word is asked about first
     assert result.hits and result.hits[0].title.startswith("Firefox") and result.round_trips == 2
     assert search("firefix", use_cache=False).showing_for == "firefox"
+
+
+def test_a_corrupt_stored_dictionary_still_corrects_typos(blog):
+    """A dictionary row whose bytes are no fst map (a bad restore, a truncated write): a process
+    starting with it answers and corrects through the suggesters, never a 500 (issue 38.3)."""
+    from search.models import Vocabulary
+
+    Vocabulary.objects.update(words=b"\x00not an fst map\xff" * 7, size=3)
+    generation.bump()
+    reset_process_state()  # as a worker starting now
+    assert vocabulary.current(generation.current()) is None
+    result = search("firefix", use_cache=False)
+    assert result.showing_for == "firefox" and result.hits[0].title.startswith("Firefox")
 
 
 def test_an_emoji_in_a_blanked_word_does_not_shift_suggestions(blog, monkeypatch):
