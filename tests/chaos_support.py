@@ -1,5 +1,6 @@
 """The chaos run (tests/test_chaos.py says what it checks): seeded writers of every kind, poison
-rows among them, a reader, two `reindex` runs around a read-only block and a fault of the node.
+rows among them, writes no trigger sees (a replica-role edit, a TRUNCATE), synonym rules saved and
+deleted, a reader, two `reindex` runs around a read-only block and a fault of the node.
 Shared with the three-node cluster's run (tests_cluster/test_chaos_cluster.py), where the fault is
 a killed node; a support module, not a test module, so that neither test module imports the other.
 """
@@ -17,13 +18,13 @@ from django.core.management import call_command
 from django.db import DatabaseError, connection
 
 from blog.models import Comment, Post
-from search import conf
+from search import conf, synonyms
 from search.aliases import aliased_indices
-from search.client import get_client
+from search.client import bulk_client, get_client
 from search.documents import KINDS
-from search.models import DeadChange
+from search.models import DeadChange, SynonymRule
 from search.querying.service import search
-from search.sync import outbox
+from search.sync import audit, outbox
 from search.sync.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning
 from tests.factories import make_comment, make_post
 from tests.sync_support import BC, RAW_POST, db_now, raw
@@ -117,6 +118,27 @@ def poison_row(rng, n):
         POISONED[kind].append(pk)
 
 
+def replica_edit(rng, n):
+    """A write no trigger sees (a logical replication subscriber's): found by the audit."""
+    pk = random_id(Post, rng)
+    if pk:
+        with connection.cursor() as cursor:
+            cursor.execute("SET session_replication_role = replica")
+            try:
+                cursor.execute("UPDATE blog_post SET title = %s WHERE id = %s", [f"Chaos replicated {n} zeppelin", pk])
+            finally:
+                cursor.execute("SET session_replication_role = DEFAULT")
+
+
+def synonym_change(rng, n):
+    """The owner adds a rule or deletes one; the copy to Elasticsearch may fail with the node."""
+    rule = SynonymRule.objects.order_by("?").first()
+    if rule and rng.random() < 0.5:
+        rule.delete()
+    else:
+        SynonymRule.objects.create(rule=f"chaosword{n.replace('-', 'x')}, otherword{n.replace('-', 'x')}")
+
+
 OPERATIONS = [
     edit_post,
     edit_post,
@@ -130,6 +152,8 @@ OPERATIONS = [
     bulk_update,
     new_post,
     poison_row,
+    replica_edit,
+    synonym_change,
 ]
 
 
@@ -251,6 +275,8 @@ def run_chaos(seed: int, build_index, capsys, node_fault) -> None:
             time.sleep(SECONDS * 0.1)  # writes wait in the outbox; a few calm retries, saves stay fast
         finally:
             read_only(False, blocked)
+        with connection.cursor() as cursor:  # a write no row trigger sees: the next round compares the kind
+            cursor.execute("TRUNCATE blog_comment")
         down, back, up = node_fault(hold_until_read)
         reindex(outcomes)
         # The reader goes on for at least 3 s past the window in which a search may fail.
@@ -288,11 +314,13 @@ def run_chaos(seed: int, build_index, capsys, node_fault) -> None:
     Comment.objects.filter(post_id__in=poisoned).delete()  # an admin removes the poison (and its comments)
     with connection.cursor() as cursor:
         cursor.execute("DELETE FROM blog_post WHERE id = ANY(%s)", [poisoned])
-    call_command("search_sync")
+    call_command("search_sync", "--audit")  # as the scheduler's audit does: the replica-role writes
     capsys.readouterr()
     call_command("search_check")
     out = capsys.readouterr().out
     assert out.strip().endswith("0 missing, 0 extra, 0 stale"), (out, counts, outcomes)
+    assert audit.audit(bulk_client()).buckets == {}  # every document's content matches its row
+    assert synonyms.reconcile(bulk_client()) is False  # the set holds PostgreSQL's rules, applied
     assert all(o in ("ok", ReindexAlreadyRunning.__name__, "CommandError", RebuildFailedAfterSwap.__name__) for o in outcomes), outcomes
 
 

@@ -1,11 +1,14 @@
 """Chaos: concurrent writers of every kind while `reindex` runs twice, the live indices are
 blocked read-only for a moment and the real Elasticsearch node is stopped and started once. Among
 the writes, poison rows of every kind: a date no driver can read, an id past 2^31, a document the
-mapping refuses. A reader searches all along. Afterwards:
+mapping refuses. Writes no row trigger sees (a replica-role edit, a TRUNCATE of the comments) and
+the owner's synonym rules added and deleted through the fault. A reader searches all along.
+Afterwards:
 
 - the poison that can never be indexed (unreadable rows, refused documents) is dead-lettered and
   held up nothing: once an admin deletes it, `search_sync` and `search_check` find PostgreSQL and
-  the index identical (0 missing, 0 extra, 0 stale), long ids included;
+  the index identical (0 missing, 0 extra, 0 stale), long ids included, the audit finds every
+  document's content equal to its row's, and the synonyms set holds PostgreSQL's rules;
 - no search failed but while the node was down (and the breaker's pause after it). On the
   three-node cluster (tests_cluster/test_chaos_cluster.py) a node is killed instead, and no search
   may fail at all.
