@@ -47,6 +47,14 @@ def _version_errors(declaration) -> list:
     ]
 
 
+def _url_errors(declaration) -> list:
+    """Without its own url(), a declaration links a result to the model's get_absolute_url()."""
+    if type(declaration).url is not registry.SearchIndex.url or hasattr(declaration.model, "get_absolute_url"):
+        return []
+    model = declaration.model.__name__
+    return [_error(f"{model} has no get_absolute_url()", f"define it on {model}, or url(self, obj) on {type(declaration).__name__}", declaration, "E007")]
+
+
 def _rule_errors(declaration) -> list:
     try:
         declaration.visibility_columns()
@@ -71,7 +79,7 @@ def declarations_are_sound(app_configs=None, **kwargs) -> list:
         ]
     errors = []
     for declaration in declared.declared():
-        errors += _field_errors(declaration) + _version_errors(declaration) + _rule_errors(declaration)
+        errors += _field_errors(declaration) + _version_errors(declaration) + _url_errors(declaration) + _rule_errors(declaration)
     replies = declared.replies
     if replies is not None and replies.entry and not errors:
         if replies.entry_field.related_model is not declared.entries.model:
