@@ -183,6 +183,7 @@ class ServingSettings:
     entry_comments: int = _doc("Matching comments shown inside a post's entry on the results page.", 3)
     facet_tags: int = _doc("Tags the results page offers to narrow by (those of the most matching documents, counted in posts).", 10)
     page_facets: bool = _doc("The results page counts tags and years to narrow by (off: filters still work by URL).", True, env="SEARCH_PAGE_FACETS")
+    facet_years: int = _doc('Years the results page lists to narrow by; the others behind "All N years".', 5)
     max_filter_tags: int = _doc("Tags a reader may require at once.", 5)
     suggest_completions: int = _doc("Completions /api/suggest/ offers the browser's search bar.", 8)
     cache_seconds: int = _doc("Result cache lifetime (entries also die with the index generation); 0 disables it.", 300, env="SEARCH_CACHE_SECONDS")

@@ -37,8 +37,10 @@ class Rule:
 
 def _side(text: str) -> tuple[str, ...]:
     words = tuple(w.lower() for w in rule_words(text))
+    if not text.strip():  # "js, , javascript", "=> kubernetes": a reader must see which part is missing
+        raise ValueError("a term is empty: write one or more words between the commas and on each side of =>")
     if not words:
-        raise ValueError(f"{text.strip()!r} holds no word")
+        raise ValueError(f"{text.strip()!r} holds no word (letters or digits)")
     # The stemmed fields drop stop words before the rules apply (a stop filter after a synonym
     # graph breaks the graph), and Elasticsearch then skips a side that held one: refused here.
     stop = [w for w in words if is_stop_word(key_word(w))]  # "what's": the possessive filter runs first

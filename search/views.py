@@ -68,10 +68,21 @@ def page_links(result, *, debug: bool) -> dict:
         + ([(f"year {chosen.year}", url(year=None))] if chosen.year else []),
         "clear": url(tags=(), year=None),
     }
+    links.update(last=url(page=result.num_pages), reachable=result.num_pages * result.page_size)
     if result.facets is not None:
         links["tags"] = [(t, n, t in chosen.tags, url(tags=chosen.tags if t in chosen.tags else (*chosen.tags, t))) for t, n in result.facets.tags]
         links["years"] = [(y, n, y == chosen.year, url(year=None if y == chosen.year else y)) for y, n in result.facets.years]
+        links.update(_years_shown(result.facets.years, chosen.year))
     return links
+
+
+def _years_shown(years: list[tuple[int, int]], chosen: int | None) -> dict:
+    """The newest years are listed, the others behind "All N years" (a phone reader scrolls past
+    every link before the results otherwise); a chosen year is always among those listed."""
+    shown = conf.get().serving.facet_years
+    position = next((i for i, (y, _) in enumerate(years) if y == chosen), -1)
+    shown = max(shown, position + 1)
+    return {"years_shown": shown, "years_first": f":{shown}", "years_rest": f"{shown}:"}
 
 
 def _filters(request):

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 
 # The one name of each aggregation in a request, read back by read() below.
 ENTRIES, TAGS, YEARS, COUNT, BUCKETS = "entries", "tags", "years", "posts", "values"
+# With several spellings: the counts per spelling (search/querying/groups.py), and the best hit of
+# the query before the filters, which decides the correction (search/querying/reader.py).
+SPELLINGS, TOP = "spellings", "top"
 
 
 @dataclass(frozen=True)
@@ -64,9 +67,21 @@ def _posts() -> dict:
     return {"cardinality": {"field": "post_id"}}
 
 
-def aggregations(filters: Filters, *, facets: bool, top_tags: int) -> dict:
+def aggregations(filters: Filters, *, facets: bool, top_tags: int, spellings: dict | None = None, top: bool = False) -> dict:
     """The number of matching posts (always: pages count posts), and with `facets` the tag and
-    year counts (the results page only; never the instant requests)."""
+    year counts (the results page only; never the instant requests). With `spellings` (a filter
+    per spelling, groups.filters()) each is counted apart, so the page counts only the posts of
+    the spelling it stands for. With `top`, the best hit before the filters (aggregations see the
+    query, not the `post_filter`): what the query means never depends on a filter, an order or a
+    page."""
+    counts = _counts(filters, facets=facets, top_tags=top_tags)
+    aggs = {SPELLINGS: {"filters": {"filters": spellings}, "aggs": counts}} if spellings else counts
+    if top:
+        aggs[TOP] = {"top_hits": {"size": 1, "_source": False}}
+    return aggs
+
+
+def _counts(filters: Filters, *, facets: bool, top_tags: int) -> dict:
     aggs = {ENTRIES: {"filter": _all_of(_tag_clauses(filters) + _year_clauses(filters)), "aggs": {COUNT: _posts()}}}
     if facets:
         aggs[TAGS] = {
@@ -79,6 +94,18 @@ def aggregations(filters: Filters, *, facets: bool, top_tags: int) -> dict:
         by_year = {"field": "pub_date", "calendar_interval": "year", "format": "yyyy", "min_doc_count": 1}
         aggs[YEARS] = {"filter": _all_of(_tag_clauses(filters)), "aggs": {BUCKETS: {"date_histogram": by_year, "aggs": {COUNT: _posts()}}}}
     return aggs
+
+
+def scope(aggs: dict, spelling: str | None) -> dict:
+    """The counts of one spelling (its bucket) when the answer counts spellings apart, else all of them."""
+    buckets = aggs.get(SPELLINGS, {}).get("buckets", {})
+    return buckets.get(spelling, {}) if SPELLINGS in aggs else aggs
+
+
+def top_hit(aggs: dict) -> dict | None:
+    """The best hit of the query before the filters, when it was asked for and there is one."""
+    found = aggs.get(TOP, {}).get("hits", {}).get("hits", [])
+    return found[0] if found else None
 
 
 def total(aggs: dict) -> int | None:

@@ -16,7 +16,7 @@ before any request:
 
 from search.alternative import Alternative
 from search.conf import SearchSettings
-from search.querying import candidates, facets
+from search.querying import candidates, facets, groups
 from search.querying.facets import Filters
 from search.querying.query import RELEVANCE, build_query, comments_body, highlight_query, search_body
 from search.querying.suggestions import (
@@ -55,6 +55,11 @@ def _body(
     )
     highlight = highlight_query(alts, completing=completing)
     serving = cfg.serving
+    # With several spellings, each is counted apart; and where the page's first hit may not be the
+    # query's best (a filter, newest first, a later page), that best hit is asked for too.
+    spellings = groups.filters(query, alts)
+    top = bool(spellings) and bool(filters or sort != RELEVANCE or page > 1)
+    counts = facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags, spellings=spellings, top=top)
     return search_body(
         query,
         page=page,
@@ -65,7 +70,7 @@ def _body(
         entries=True,
         snippets=snippets,
         post_filter=facets.post_filter(filters),
-        aggs=facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags),
+        aggs=counts,
     )
 
 

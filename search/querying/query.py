@@ -322,16 +322,19 @@ def search_body(
     return body
 
 
+def clause_of(name: str) -> tuple[int, str, bool] | None:
+    """(alternative index, tier, completed) a clause's name `alt<i>[c].<tier>` stands for."""
+    head, _, tier = name.partition(".")
+    completed = head.endswith(COMPLETED)
+    number = head[3:-1] if completed else head[3:]
+    if head.startswith("alt") and number.isdigit() and tier in _ORDER:
+        return int(number), tier, completed
+    return None
+
+
 def _matches(hit: dict) -> list[tuple[int, str, bool]]:
     """(alternative index, tier, completed) of each named clause a hit matched."""
-    out = []
-    for name in hit.get("matched_queries", []):
-        head, _, tier = name.partition(".")
-        completed = head.endswith(COMPLETED)
-        number = head[3:-1] if completed else head[3:]
-        if head.startswith("alt") and number.isdigit() and tier in _ORDER:
-            out.append((int(number), tier, completed))
-    return out
+    return [found for found in map(clause_of, hit.get("matched_queries", [])) if found]
 
 
 def matched_alternative(hit: dict) -> int | None:

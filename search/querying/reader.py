@@ -1,15 +1,30 @@
 """Elasticsearch answers -> what the reader sees (pure, no I/O; tested as plain dicts)."""
 
+from typing import NamedTuple
+
 from search.alternative import Alternative
 from search.documents import Kind
-from search.querying import facets
+from search.querying import facets, groups
 from search.querying.query import MATCHES, PHRASE, PHRASE_TIERS, WORDS, best_match, matched_alternative, matched_tier
 from search.querying.results import CommentMatch, Hit, result_of
 
 
-def total(response: dict) -> int:
-    """Matching posts when the answer counts them (facets.aggregations), else matching documents."""
-    posts = facets.total(response.get("aggregations", {}))
+class Reading(NamedTuple):
+    """An answer as the page shows it. `spelling` is the bucket of the spelling the page stands
+    for (groups.key()); `synonyms` the rules' rewrites that put a hit of the page there."""
+
+    hits: list[Hit]
+    total: int
+    strategy: str
+    showing_for: str
+    spelling: str
+    synonyms: tuple[str, ...] = ()
+
+
+def total(response: dict, spelling: str | None = None) -> int:
+    """Matching posts of the page's spelling when the answer counts them (facets.aggregations),
+    else matching documents."""
+    posts = facets.total(facets.scope(response.get("aggregations", {}), spelling))
     if posts is not None:
         return posts
     hits = response.get("hits", {})
@@ -60,21 +75,51 @@ def with_comments(entries: list[Hit], response: dict) -> None:
         found.more_comments = max(0, int(bucket["doc_count"]) - len(found.comments))
 
 
-def read(response: dict, alternatives: list[Alternative], *, by_date: bool = False) -> tuple[list[Hit], int, str, str]:
-    """(hits, total, strategy, showing_for): the strategy is how the top hit was found (a phrase or
-    words); showing_for the correction that put it first, when it is not what was typed. Ordered
-    by date, the first hit is only the newest: the best match of the page stands for the query.
-    One hit per post (entry())."""
+def deciding_hit(response: dict, *, by_date: bool) -> dict | None:
+    """The hit that says what the query means: the query's best before any filter, order or page
+    (facets.TOP, asked for whenever the page's first hit may not be it), else the page's first;
+    ordered by date, the best match of the page."""
+    found = facets.top_hit(response.get("aggregations", {}))
+    if found is not None:
+        return found
     raw_hits = response["hits"]["hits"]
-    hits = [entry(h) for h in raw_hits]
-    strategy, showing_for = PHRASE, ""
-    if raw_hits:
-        top = best_match(raw_hits) if by_date else raw_hits[0]
+    if not raw_hits:
+        return None
+    return best_match(raw_hits) if by_date else raw_hits[0]
+
+
+def _label(hit: Hit, raw: dict, alternatives: list[Alternative], spelling: str) -> Hit:
+    """A hit that only another spelling found says which (its own best one): the page's count is
+    the spelling the page stands for, and such a hit is not one of its posts."""
+    if len(alternatives) > 1 and spelling not in groups.of_hit(raw, alternatives):
+        best = matched_alternative(raw)
+        if best is not None:
+            hit.spelling = alternatives[groups.source(alternatives, best)].text
+    return hit
+
+
+def _synonyms(raw_hits: list[dict], alternatives: list[Alternative]) -> tuple[str, ...]:
+    """The rewrites of the synonym alternatives through which a hit of the page was found."""
+    used = {matched_alternative(h) for h in raw_hits}
+    return tuple(dict.fromkeys(alternatives[i].label for i in sorted(u for u in used if u is not None) if alternatives[i].synonym_of))
+
+
+def read(response: dict, alternatives: list[Alternative], *, by_date: bool = False) -> Reading:
+    """The strategy is how the deciding hit was found (a phrase or words); showing_for the
+    correction that put it first, when it is not what was typed; the total counts that spelling's
+    posts. One hit per post (entry())."""
+    raw_hits = response["hits"]["hits"]
+    strategy, showing_for, spelling = PHRASE, "", groups.key(0)
+    top = deciding_hit(response, by_date=by_date)
+    if top is not None:
         strategy = PHRASE if matched_tier(top) in PHRASE_TIERS else WORDS
         best = matched_alternative(top)
+        if best is not None:
+            spelling = groups.key(groups.source(alternatives, best))
         if best:  # neither None nor 0 (what was typed)
             # A synonym is not a correction: name the alternative it rewrote, unless that was typed.
             alt = alternatives[best]
             source = alt.synonym_of or alt.text
             showing_for = "" if source == alternatives[0].text else source
-    return hits, total(response), strategy, showing_for
+    hits = [_label(entry(h), h, alternatives, spelling) for h in raw_hits]
+    return Reading(hits, total(response, spelling), strategy, showing_for, spelling, _synonyms(raw_hits, alternatives))

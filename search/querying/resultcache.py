@@ -22,7 +22,7 @@ from search.querying.facets import Facets
 from search.querying.results import CommentMatch, Hit
 
 log = logging.getLogger(__name__)
-_VERSION = "r5"
+_VERSION = "r6"
 
 # A cache that fails (Redis down) or hangs (its socket timeout, set in settings.CACHES) is skipped
 # for a while: searches go on uncached, and only the first of them pays the timeout.
@@ -117,12 +117,13 @@ def pack(result) -> tuple:
         result.round_trips,
         result.showing_for,
         None if result.facets is None else (tuple(result.facets.tags), tuple(result.facets.years)),
+        result.synonyms,
     )
 
 
 def unpack(value: tuple) -> dict:
     """The fields of a SearchResult, from pack()'s tuple."""
-    query, page, page_size, strategy, alts, hits, total, took, trips, showing_for, counts = value
+    query, page, page_size, strategy, alts, hits, total, took, trips, showing_for, counts, synonyms = value
     return dict(
         query=query,
         page=page,
@@ -135,4 +136,5 @@ def unpack(value: tuple) -> dict:
         round_trips=trips,
         showing_for=showing_for,
         facets=None if counts is None else Facets(tags=list(counts[0]), years=list(counts[1])),
+        synonyms=synonyms,
     )

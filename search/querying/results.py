@@ -4,6 +4,7 @@ They live in the read wing (the write wing never builds a result); search/docume
 what is indexed, and RESULT_FIELDS, the one list of what `_source` a result needs."""
 
 from dataclasses import dataclass
+from datetime import date
 
 from search.documents import Kind
 
@@ -37,6 +38,15 @@ class Hit:
     matched: str = "post"  # an entry: what put it at its rank, the post or one of its comments
     comments: tuple[CommentMatch, ...] = ()  # an entry: its best matching comments
     more_comments: int = 0  # an entry: how many more of its comments match
+    spelling: str = ""  # found only through another spelling than the one the page stands for: that spelling
+
+    @property
+    def published(self) -> date | None:
+        """The publication day, so that every page writes dates one way (pub_date is ISO 8601 text)."""
+        try:
+            return date.fromisoformat(self.pub_date[:10])
+        except ValueError:
+            return None
 
 
 def result_of(raw: dict) -> Hit:

@@ -82,10 +82,26 @@ class SearchResult:
     sort: str = RELEVANCE  # or "new": newest first (query.SORTS)
     filters: Filters = facets.NONE  # the tags and year the reader narrowed to
     facets: Facets | None = None  # the counts to narrow by (the results page only)
+    synonyms: tuple[str, ...] = ()  # what the blog's synonym rules made of the query, where they found a hit of the page
 
     @property
     def num_pages(self) -> int:
         return max(1, -(-min(self.total, conf.get().serving.max_page * self.page_size) // self.page_size))
+
+    @property
+    def cut(self) -> bool:
+        """More results than the pages a reader may open (serving.max_page)."""
+        return self.total > conf.get().serving.max_page * self.page_size
+
+    @property
+    def past_the_end(self) -> bool:
+        """A page after the last one (an old link, a hand-made URL): nothing on it, the way back offered."""
+        return self.page > self.num_pages and not self.hits
+
+    @property
+    def offset(self) -> int:
+        """How many results come before this page's first (its numbering goes on from there)."""
+        return (self.page - 1) * self.page_size
 
     @property
     def search_terms(self) -> list[list]:
@@ -101,6 +117,7 @@ class SearchResult:
             "took_ms": self.took_ms,
             "page": self.page,
             "showing_for": self.showing_for,
+            "synonyms": list(self.synonyms),
             "completing": self.completing,
             "sort": self.sort,
             "filters": {"tags": list(self.filters.tags), "year": self.filters.year},
@@ -118,6 +135,8 @@ class SearchResult:
                     "matched": h.matched,
                     "comments": [{"id": c.id, "author": c.author, "url": c.url, "highlight": c.snippet_html} for c in h.comments],
                     "more_comments": h.more_comments,
+                    "tier": h.tier,
+                    "spelling": h.spelling,
                 }
                 for h in self.hits
             ],
@@ -337,5 +356,7 @@ def _suggestions(result: SearchResult, executor: Executor, gen: int | None, *, o
 
 def _read(result: SearchResult, response: dict) -> None:
     result.boosts = boosts(result.alternatives, tiers=conf.get().ranking.tiers)
-    result.hits, result.total, result.strategy, result.showing_for = reader.read(response, result.alternatives, by_date=result.sort != RELEVANCE)
-    result.facets = facets.read(response.get("aggregations", {}), result.filters)
+    found = reader.read(response, result.alternatives, by_date=result.sort != RELEVANCE)
+    result.hits, result.total, result.strategy, result.showing_for, result.synonyms = found.hits, found.total, found.strategy, found.showing_for, found.synonyms
+    # The facets of the spelling the page stands for (search/querying/groups.py).
+    result.facets = facets.read(facets.scope(response.get("aggregations", {}), found.spelling), result.filters)

@@ -4,7 +4,9 @@
 //
 // Keys: ArrowDown/ArrowUp move through the options (wrapping), Enter opens the highlighted result
 // (or submits the form when none is highlighted), Escape closes the list and a second Escape
-// clears the box, Tab leaves. The correction and the result count go to a polite live region.
+// clears the box, Tab leaves; "/" elsewhere on the page focuses the box. The correction and the
+// result count go to a polite live region. Each option shows its date and, when its title marks
+// nothing, why it is there; the last one is "See all N results" (the results page's count).
 //
 // Safety: titles are plain text and set with textContent. A title highlight is HTML that
 // Elasticsearch already escaped, with only <mark> added: it is parsed (inert, never inserted as
@@ -68,7 +70,8 @@
     highlight(-1);
   }
 
-  function settled() { listbox.removeAttribute("aria-busy"); }
+  function settled() { listbox.removeAttribute("aria-busy"); input.form.classList.remove("loading"); }
+  function busy() { listbox.setAttribute("aria-busy", "true"); input.form.classList.add("loading"); }
 
   function clearResults() {
     settled();
@@ -130,6 +133,43 @@
     title.className = "title";
     if (hit.title_highlight) { appendMarkedText(title, hit.title_highlight, prefix); } else { title.textContent = hit.title; }
     a.appendChild(title);
+    var meta = document.createElement("span");
+    meta.className = "instant-meta";
+    meta.textContent = [shortDate(hit.pub_date), why(hit)].filter(Boolean).join(" · ");
+    if (meta.textContent) a.appendChild(meta);
+    return a;
+  }
+
+  // Dates as every page writes them ("8 Dec 2016", Django's "j M Y"), from the ISO text.
+  var MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  function shortDate(iso) {
+    var m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso || "");
+    return m ? parseInt(m[3], 10) + " " + MONTHS[parseInt(m[2], 10) - 1] + " " + m[1] : "";
+  }
+
+  // Why a hit is there when its title shows no marked word: from the tier it reached (already in
+  // every answer: no highlighting of the bodies, which the keystroke requests never ask for).
+  function why(hit) {
+    if (hit.spelling) return "found as \u201c" + hit.spelling + "\u201d";
+    var where = hit.matched === "comment" ? "a comment" : "the text";
+    var tier = hit.tier || "";
+    if (tier.indexOf("title.") === 0) return "";
+    if (/^body\..*phrase$/.test(tier)) return "the words together in " + where;
+    if (tier === "all.words") return "every word, in the title or " + where;
+    if (tier === "some.words") return "some of the words, in " + where;
+    return "";
+  }
+
+  // The last row: the results page of the query, with the count the page will show.
+  function seeAll(data, index) {
+    var a = document.createElement("a");
+    a.id = "instant-option-" + index;
+    a.href = (input.form.getAttribute("action") || "") + "?q=" + encodeURIComponent(data.query);
+    a.className = "instant-all";
+    a.setAttribute("role", "option");
+    a.setAttribute("aria-selected", "false");
+    a.tabIndex = -1;
+    a.textContent = "See all " + data.total + (data.total === 1 ? " result" : " results");
     return a;
   }
 
@@ -142,6 +182,7 @@
     var words = (data.query || "").toLowerCase().match(/[^\s.:]+/g) || [];
     var prefix = data.completing && words.length ? words[words.length - 1] : "";
     hits.forEach(function (hit, i) { listbox.appendChild(option(hit, i, prefix)); });
+    if (hits.length) listbox.appendChild(seeAll(data, hits.length));
     listbox.hidden = hits.length === 0;
     var lines = [];
     if (data.showing_for) lines.push("Showing results for " + data.showing_for);
@@ -184,6 +225,7 @@
 
   // Tells the log which result of the answer on screen was opened (never delays the navigation).
   function opened(option) {
+    if (option.className === "instant-all") return;  // the results page logs its own search
     var index = Array.prototype.indexOf.call(options(), option);
     if (window.searchClicks && index >= 0) window.searchClicks.send(shownQueryId, index + 1, option.getAttribute("href"));
   }
@@ -198,7 +240,7 @@
 
   input.addEventListener("input", function () {
     clearTimeout(timer);
-    if (input.value.trim() !== lastQuery) listbox.setAttribute("aria-busy", "true");  // an answer is due
+    if (input.value.trim() !== lastQuery) busy();  // an answer is due: the listbox is busy, the box shows a bar
     timer = setTimeout(query, DEBOUNCE_MS);
   });
 
@@ -248,6 +290,16 @@
   listbox.addEventListener("click", function (e) {
     var opt = e.target.closest ? e.target.closest("[role=option]") : null;
     if (opt) opened(opt);
+  });
+  // "/" anywhere but in a field focuses the box (as on DocSearch, GitHub, MDN).
+  input.setAttribute("aria-keyshortcuts", "/");
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "/" || e.altKey || e.ctrlKey || e.metaKey) return;
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.nodeName))) return;
+    e.preventDefault();
+    input.focus();
+    input.select();
   });
   input.addEventListener("blur", close);
   window.addEventListener("pageshow", close);  // back from a result: no list left open from before

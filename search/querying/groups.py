@@ -1,0 +1,67 @@
+"""Which alternative a page stands for, and the filters that count that alternative's posts
+(pure; plain dicts).
+
+A misspelled query is searched with several spellings at once (query.py), and the page says
+"Showing results for" the one that put the top hit first. Its count and its facets must describe
+that spelling's posts, not the union with the weaker ones: "firefix extnsion" counted 755 posts
+(every post holding "extensions" or "fire" too) where "firefox extension" counts 339. So a request
+with several spellings counts posts per spelling (one `filters` aggregation, a bucket per
+spelling, facets.aggregations) and the reader keeps the winner's bucket: still one search.
+
+A synonym alternative belongs to the spelling it rewrote (the rules are applied at once, and its
+posts are that spelling's posts); a completion clause (`alt<i>c.`) to its alternative.
+"""
+
+from search.alternative import Alternative
+from search.querying.query import clause_of
+
+
+def source(alternatives: list[Alternative], i: int) -> int:
+    """The index of the spelling alternative `i` stands for: itself, or the one a synonym rewrote."""
+    alt = alternatives[i]
+    if not alt.synonym_of:
+        return i
+    return next((j for j, a in enumerate(alternatives) if a.text == alt.synonym_of and not a.synonym_of), i)
+
+
+def key(i: int) -> str:
+    """The bucket name of the spelling at index `i`."""
+    return f"alt{i}"
+
+
+def _unnamed(clause: dict) -> dict:
+    """A scoring clause as a filter: without its name (a name belongs to the hit's own query) and boost."""
+    ((kind, params),) = clause.items()
+    return {kind: {k: v for k, v in params.items() if k not in ("_name", "boost")}}
+
+
+def _named_clauses(query: dict):
+    """(name, filter) of every named clause of a query.build_query() body."""
+    for part in query.get("bool", {}).get("should", []):
+        for clause in part["dis_max"]["queries"] if "dis_max" in part else [part]:
+            scored = clause.get("constant_score")
+            if scored is not None:
+                yield scored["_name"], scored["filter"]
+            else:
+                params = next(iter(clause.values()))
+                if isinstance(params, dict) and "_name" in params:
+                    yield params["_name"], _unnamed(clause)
+
+
+def filters(query: dict, alternatives: list[Alternative]) -> dict[str, dict]:
+    """Per spelling, the query's clauses of it and of its synonyms as one filter (a post it would
+    match); empty when there is one spelling only (its count is the query's own)."""
+    grouped: dict[str, list] = {}
+    for name, clause in _named_clauses(query):
+        found = clause_of(name)
+        if found is not None and found[0] < len(alternatives):
+            grouped.setdefault(key(source(alternatives, found[0])), []).append(clause)
+    if len(grouped) < 2:
+        return {}
+    return {name: {"bool": {"should": clauses, "minimum_should_match": 1}} for name, clauses in grouped.items()}
+
+
+def of_hit(raw: dict, alternatives: list[Alternative]) -> set[str]:
+    """The spellings (bucket names) whose clauses a raw hit matched."""
+    found = (clause_of(name) for name in raw.get("matched_queries", []))
+    return {key(source(alternatives, f[0])) for f in found if f is not None and f[0] < len(alternatives)}
