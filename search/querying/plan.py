@@ -55,9 +55,11 @@ def _body(
     )
     highlight = highlight_query(alts, completing=completing)
     serving = cfg.serving
-    # With several spellings, each is counted apart; and where the page's first hit may not be the
-    # query's best (a filter, newest first, a later page), that best hit is asked for too.
-    spellings = groups.filters(query, alts)
+    # With several spellings, each is counted apart (not for a keystroke's titles-only request:
+    # counting them cost a misspelled keystroke a third more of Elasticsearch's time, and the
+    # dropdown then shows no number it cannot stand for); and where the page's first hit may not
+    # be the query's best (a filter, newest first, a later page), that best hit is asked for too.
+    spellings = groups.filters(query, alts) if snippets else {}
     top = bool(spellings) and bool(filters or sort != RELEVANCE or page > 1)
     counts = facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags, spellings=spellings, top=top)
     return search_body(
