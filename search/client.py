@@ -15,8 +15,7 @@ import time
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from elastic_transport import ConnectionError as ConnectError
-from elastic_transport import ConnectionTimeout
-from elastic_transport import Transport
+from elastic_transport import ConnectionTimeout, Transport
 from elastic_transport.client_utils import DEFAULT
 from elasticsearch import Elasticsearch
 from elasticsearch.serializer import OrjsonSerializer

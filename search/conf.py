@@ -260,7 +260,8 @@ class MetricsSettings:
         env="SEARCH_METRICS",
     )
     allow: str = _doc(
-        "Addresses or networks (CIDR), comma-separated, that may read /metrics besides loopback; everyone else gets 404. The client's own address (REMOTE_ADDR), never a forwarded header.",
+        "Addresses or networks (CIDR), comma-separated, that may read /metrics besides loopback (the connection's own address, never a "
+        "forwarded header); everyone else gets 404.",
         "",
         key="METRICS_ALLOW",
         env="SEARCH_METRICS_ALLOW",

@@ -22,11 +22,7 @@ def scrape(client, **extra) -> dict:
     """{(sample name, sorted labels): value} of one scrape."""
     response = client.get(METRICS, **extra)
     assert response.status_code == 200, response.status_code
-    return {
-        (s.name, tuple(sorted(s.labels.items()))): s.value
-        for family in text_string_to_metric_families(response.content.decode())
-        for s in family.samples
-    }
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value for family in text_string_to_metric_families(response.content.decode()) for s in family.samples}
 
 
 def value(sample: dict, name: str, **labels) -> float:
