@@ -7,7 +7,7 @@ published post through the ORM (its title gets a counter: a real change, a real 
 the admin and the site do: the save's own sync after the commit applies it. One more thread
 writes with `QuerySet.update()`, which bypasses signals (as raw SQL and importers do): only
 the scheduler applies those, here a thread running what `search_sync --every` runs, every
---every seconds (shipped: 60). Every applied change's figure is the one /metrics observes
+--every seconds (shipped: 60). --saves-per-second paces the writers (0: a write storm). Every applied change's figure is the one /metrics observes
 (search.metrics.fresh, PostgreSQL's clock at both ends); they are collected per path and
 printed as percentiles. The posts' titles are put back at the end (saved again: synced too).
 """
@@ -30,6 +30,7 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--writers", type=int, default=4, help="threads saving through the ORM (the save's own sync)")
+    parser.add_argument("--saves-per-second", type=float, default=20.0, help="all writers together (0: as fast as they can, a write storm)")
     parser.add_argument("--every", type=float, default=60.0, help="the scheduler's period (search_sync --every; shipped 60)")
     parser.add_argument("--bypass-per-second", type=float, default=2.0, help="QuerySet.update() writes a second (no signal: the scheduler's)")
     return parser.parse_args()
@@ -49,12 +50,12 @@ def collect(ages: dict, lock: threading.Lock):
     metrics.fresh = fresh
 
 
-def saver(ids: list[int], stop: threading.Event, counts: dict):
+def saver(ids: list[int], stop: threading.Event, counts: dict, pause: float):
     from django.db import close_old_connections
 
     from blog.models import Post
 
-    while not stop.is_set():
+    while not stop.wait(pause * random.uniform(0.5, 1.5)):
         post = Post.objects.get(pk=random.choice(ids))
         post.title = f"{post.title.split(' #')[0]} #{counts['saves']}"
         post.save()  # autocommit: the save's sync runs after the commit, in this thread
@@ -93,7 +94,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def report(ages: dict, counts: dict, args) -> None:
-    writes = f"{args.writers} ORM writers ({counts['saves']} saves), {counts['bypassed']} QuerySet.update() writes"
+    writes = f"{args.writers} ORM writers ({counts['saves']} saves, {args.saves_per_second:g}/s asked), {counts['bypassed']} QuerySet.update() writes"
     print(f"\n{args.seconds:g} s, {writes}, scheduler every {args.every:g} s")
     print("| path | changes | p50 s | p95 s | p99 s | max s |")
     print("| --- | --- | --- | --- | --- | --- |")
@@ -116,7 +117,8 @@ def main():
     collect(ages, lock)
     ids = list(Post.objects.filter(published=True).values_list("pk", flat=True)[:2000])
     titles = dict(Post.objects.filter(pk__in=ids).values_list("pk", "title"))
-    threads = [threading.Thread(target=saver, args=(ids, stop, counts), name=f"saver-{n}") for n in range(args.writers)]
+    pause = args.writers / args.saves_per_second if args.saves_per_second else 0.0
+    threads = [threading.Thread(target=saver, args=(ids, stop, counts, pause), name=f"saver-{n}") for n in range(args.writers)]
     threads.append(threading.Thread(target=bypasser, args=(ids, stop, args.bypass_per_second, counts), name="bypasser"))
     threads.append(threading.Thread(target=scheduler, args=(stop, args.every), name="scheduler"))
     for thread in threads:
