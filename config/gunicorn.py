@@ -12,10 +12,12 @@ worker exits, so that its gauges leave the live figures (its counters stay in th
 
 import glob
 import os
+import shutil
 import tempfile
 
+_OWN = None  # the directory made here, removed at exit (one named by the environment is kept)
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="prometheus-")
+    _OWN = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="prometheus-")
 
 
 def on_starting(server):
@@ -29,3 +31,8 @@ def child_exit(server, worker):
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    if _OWN:
+        shutil.rmtree(_OWN, ignore_errors=True)
