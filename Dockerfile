@@ -31,5 +31,6 @@ USER app
 EXPOSE 8000
 # gthread workers, as measured by bench/load.py: a request waiting on Elasticsearch ties up a
 # thread, not a whole worker.
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--worker-class", "gthread", \
+# config/gunicorn.py: Prometheus's multiprocess mode, so /metrics adds up every worker's counters.
+CMD ["gunicorn", "config.wsgi:application", "-c", "config/gunicorn.py", "--bind", "0.0.0.0:8000", "--worker-class", "gthread", \
      "--workers", "3", "--threads", "2", "--keep-alive", "5", "--access-logfile", "-"]

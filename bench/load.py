@@ -14,7 +14,8 @@ Queries: the uncached candidates get **fresh** queries (bench/freshqueries.py), 
 correctly spelled separately: every candidate has its own slice for the warm-up and for each
 round, each query sent once, so no cache of ours and no Elasticsearch request cache ever answers a
 query it saw before. "One cached query" cycles through a small set, all cached after the warm-up:
-what a repeated query costs. Its "logging on" twin measures the search log's cost (issue 13).
+what a repeated query costs. Its "logging on" twin measures the search log's cost (issue 13), its
+"metrics off" twin what counting for /metrics costs (issue 39: every server counts, as shipped).
 `--only LABEL` (repeatable) runs just those candidates.
 
 --redis-servers 2 runs two gunicorn servers on the one Redis result cache (wrk drives both);
@@ -63,6 +64,7 @@ CANDIDATES = [
     ("results page without facets, misspelled", "nofacets", "/search/", "misspelled"),
     ("this search, one cached query", "cached", "/api/search/", "repeated"),
     ("this search, one cached query, logging on", "cached@log", "/api/search/", "repeated"),
+    ("this search, one cached query, metrics off", "cached@nometrics", "/api/search/", "repeated"),
 ]
 CACHED = "this search, one cached query"
 HELLO = "hello-world view (the stack's ceiling)"
@@ -93,6 +95,8 @@ TARGETS = [
         for kind in ("correctly spelled", "misspelled")
     ),
     ("search log on: requests/s vs off", f"{CACHED}, logging on", CACHED, "rps", 0.95, ">="),
+    # The shipped servers count everything for /metrics (gunicorn in multiprocess mode, #39).
+    ("metrics on: requests/s vs off (#39)", CACHED, f"{CACHED}, metrics off", "rps", 0.95, ">="),
 ]
 
 
@@ -235,13 +239,20 @@ def plan_candidates(args) -> tuple[list[tuple], dict]:
     # The same shipped settings everywhere; the cached and hello-world candidates on servers of their
     # own, so that no slow request left over from another candidate (PostgreSQL FTS takes seconds)
     # delays them.
-    servers = {"shipped": {}, "nofacets": {"SEARCH_PAGE_FACETS": "0"}, "hello": {}, "cached": {}, "cached@log": {"INSIGHTS_ENABLED": "1"}}
+    servers = {
+        "shipped": {},
+        "nofacets": {"SEARCH_PAGE_FACETS": "0"},
+        "hello": {},
+        "cached": {},
+        "cached@log": {"INSIGHTS_ENABLED": "1"},
+        "cached@nometrics": {"SEARCH_METRICS": "0"},
+    }
     if args.redis_port and shutil.which("redis-server"):
         shared = {"REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/0"}
         names = [f"cached@redis{i or ''}" for i in range(args.redis_servers)]
         servers.update({name: shared for name in names})
         label = "this search, one cached query in Redis" + (f", {args.redis_servers} servers" if args.redis_servers > 1 else "")
-        candidates.insert(len(CANDIDATES) - 1, (label, "+".join(names), "/api/search/", "repeated"))
+        candidates.insert(len(CANDIDATES) - 2, (label, "+".join(names), "/api/search/", "repeated"))
     elif args.redis_port:
         print("redis-server not found: the Redis candidate is skipped (apt-get install redis-server)")
     for suffix, name, env in (

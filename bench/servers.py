@@ -40,6 +40,8 @@ def start_gunicorn(
         "-m",
         "gunicorn",
         "config.wsgi:application",
+        "-c",
+        "config/gunicorn.py",  # as the Dockerfile: /metrics in multiprocess mode
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",

@@ -122,6 +122,9 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY", False) else None
+# Prometheus scrapes /metrics over the internal network in plain HTTP (its access rules:
+# search/metrics_serving.py); every other path is redirected to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^metrics$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 # Content-Security-Policy of every response (config/csp.py; the shape of Django 6.0's setting).

@@ -18,6 +18,9 @@ behind the slowest one (upstream issue #55, open since 2021); it counts consecut
 success resets them, so it has no failure rate over a window; and its reset timeout reads the
 wall clock, which can step. Here the lock guards a few counters only, never the call, and the
 clock is monotonic.
+
+Each breaker may be given a `watch` callback, told True when it opens and False when it closes
+(the /metrics gauge, search/metrics.py); it is called outside the lock and only on a change.
 """
 
 import threading
@@ -27,23 +30,41 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 
+def _ignore(is_open: bool) -> None:
+    pass
+
+
 class Breaker:
-    def __init__(self, pause: Callable[[], float]):
+    def __init__(self, pause: Callable[[], float], *, watch: Callable[[bool], None] = _ignore):
         """`pause` gives the pause in seconds (read at each trip, so a changed setting applies)."""
-        self.pause = pause
+        self.pause, self.watch = pause, watch
         self._open_until = 0.0
         self._lock = threading.Lock()
 
     def allows(self) -> bool:
-        return time.monotonic() >= self._open_until
+        until = self._open_until
+        if not until:  # closed: the common case costs one read
+            return True
+        if time.monotonic() < until:
+            return False
+        with self._lock:  # the pause is over: closed again (told once)
+            closing = self._open_until == until
+            if closing:
+                self._open_until = 0.0
+        if closing:
+            self.watch(False)
+        return True
 
     def trip(self) -> None:
         with self._lock:
             self._open_until = time.monotonic() + float(self.pause())
+        self.watch(True)
 
     def reset(self) -> None:
         with self._lock:
-            self._open_until = 0.0
+            was_open, self._open_until = bool(self._open_until), 0.0
+        if was_open:
+            self.watch(False)
 
 
 @dataclass(frozen=True)
@@ -62,17 +83,21 @@ class RateBreaker:
     caller hit a bug) frees its slot after `open_seconds`. `limits` is read at each use, so a
     changed setting applies."""
 
-    def __init__(self, limits: Callable[[], RateLimits], clock: Callable[[], float] = time.monotonic):
-        self.limits, self.clock = limits, clock
+    def __init__(self, limits: Callable[[], RateLimits], clock: Callable[[], float] = time.monotonic, *, watch: Callable[[bool], None] = _ignore):
+        self.limits, self.clock, self.watch = limits, clock, watch
         self._lock = threading.Lock()
+        self._open_until: float | None = None  # None: closed
         self.reset()
 
     def reset(self) -> None:
         with self._lock:
+            was_open = self._open_until is not None
             self._calls: deque[tuple[float, bool]] = deque()
             self._failures = 0
-            self._open_until: float | None = None  # None: closed
+            self._open_until = None
             self._probe_until = 0.0  # half-open: a probe is out until then
+        if was_open:
+            self.watch(False)
 
     def allows(self) -> bool:
         with self._lock:
@@ -86,22 +111,30 @@ class RateBreaker:
 
     def record(self, ok: bool) -> None:
         with self._lock:
-            now, limits = self.clock(), self.limits()
-            if self._open_until is not None:
-                if now >= self._open_until:  # the probe's outcome (or a late one's: as telling)
-                    self._close() if ok else self._open(now, limits)
-                return
-            self._calls.append((now, ok))
-            self._failures += not ok
-            while self._calls and self._calls[0][0] < now - limits.window_seconds:
-                self._failures -= not self._calls.popleft()[1]
-            if len(self._calls) >= limits.min_calls and self._failures >= limits.failure_ratio * len(self._calls):
-                self._open(now, limits)
+            before = self._open_until
+            self._record(ok)
+            after = self._open_until
+        if after != before:  # opened, closed, or opened again after a failed probe
+            self.watch(after is not None)
+
+    def _record(self, ok: bool) -> None:
+        now, limits = self.clock(), self.limits()
+        if self._open_until is not None:
+            if now >= self._open_until:  # the probe's outcome (or a late one's: as telling)
+                self._close() if ok else self._open(now, limits)
+            return
+        self._calls.append((now, ok))
+        self._failures += not ok
+        while self._calls and self._calls[0][0] < now - limits.window_seconds:
+            self._failures -= not self._calls.popleft()[1]
+        if len(self._calls) >= limits.min_calls and self._failures >= limits.failure_ratio * len(self._calls):
+            self._open(now, limits)
 
     def trip(self) -> None:
         """Open now, whatever the recent calls say."""
         with self._lock:
             self._open(self.clock(), self.limits())
+        self.watch(True)
 
     def _open(self, now: float, limits: RateLimits) -> None:
         self._open_until, self._probe_until = now + limits.open_seconds, 0.0

@@ -85,3 +85,16 @@ def declarations_are_sound(app_configs=None, **kwargs) -> list:
         if replies.entry_field.related_model is not declared.entries.model:
             errors.append(_error(f"{type(replies).__name__}.entry is not a ForeignKey to {declared.entries.model.__name__}", "", replies, "E006"))
     return errors
+
+
+@checks.register()
+def metrics_access_is_readable(app_configs=None, **kwargs) -> list:
+    """A malformed SEARCH_METRICS_ALLOW fails start-up, not the first scrape."""
+    from search import conf
+    from search.metrics_serving import networks
+
+    try:
+        networks(conf.get().metrics.allow)
+    except ValueError as exc:
+        return [checks.Error(str(exc), hint="comma-separated addresses or networks, e.g. 10.0.0.5,172.28.0.0/24", id="search.E007")]
+    return []

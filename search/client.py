@@ -15,12 +15,12 @@ import time
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from elastic_transport import ConnectionError as ConnectError
-from elastic_transport import Transport
+from elastic_transport import ConnectionTimeout, Transport
 from elastic_transport.client_utils import DEFAULT
 from elasticsearch import Elasticsearch
 from elasticsearch.serializer import OrjsonSerializer
 
-from search import conf, process
+from search import conf, metrics, process
 from search.conf import ElasticsearchSettings
 from search.nodes import node_urls
 
@@ -51,7 +51,7 @@ class FailoverTransport(Transport):
         while True:
             left = None if deadline is None else max(deadline - time.monotonic(), 0.001)
             try:
-                response = super().perform_request(method, target, max_retries=0, retry_on_status=statuses, request_timeout=left, **kwargs)
+                response = self._attempt(method, target, max_retries=0, retry_on_status=statuses, request_timeout=left, **kwargs)
             except ConnectError as exc:  # ConnectionTimeout is not a ConnectionError: never retried
                 if not self._may_retry(attempt, retries, deadline):
                     raise
@@ -61,6 +61,20 @@ class FailoverTransport(Transport):
                     return response
                 log.info("%s %s: HTTP %d; trying another node", method, target, response.meta.status)
             attempt += 1
+            metrics.elasticsearch_retry()
+
+    def _attempt(self, method, target, **kwargs):
+        """One round trip through the stock transport, counted by outcome for /metrics."""
+        started, outcome = time.perf_counter(), "unreachable"
+        try:
+            response = super().perform_request(method, target, **kwargs)
+            outcome = "error" if response.meta.status >= 500 else "ok"
+            return response
+        except ConnectionTimeout:
+            outcome = "timeout"
+            raise
+        finally:
+            metrics.elasticsearch_request(outcome, time.perf_counter() - started)
 
     @staticmethod
     def _may_retry(attempt: int, retries: int, deadline: float | None) -> bool:

@@ -262,6 +262,53 @@ class InsightsSettings:
 
 
 @dataclass(frozen=True)
+class MetricsSettings:
+    """Prometheus metrics (search/metrics.py, search/metrics_state.py; docs/operations.md#metrics)."""
+
+    enabled: bool = _doc(
+        "Count searches, Elasticsearch requests, syncs and cache lookups, and serve them at /metrics (off: nothing is counted, /metrics answers 404).",
+        True,
+        key="METRICS",
+        env="SEARCH_METRICS",
+    )
+    allow: str = _doc(
+        "Addresses or networks (CIDR), comma-separated, that may read /metrics besides loopback (the connection's own address, never a "
+        "forwarded header); everyone else gets 404.",
+        "",
+        key="METRICS_ALLOW",
+        env="SEARCH_METRICS_ALLOW",
+    )
+    token: str = _doc(
+        "A secret that also lets a scraper in from anywhere (`Authorization: Bearer <token>`); empty: none.",
+        "",
+        key="METRICS_TOKEN",
+        env="SEARCH_METRICS_TOKEN",
+    )
+    sync_port: int = _doc(
+        "`search_sync --every` serves its own counters (rounds, freshness) on this port, same access rules (0: it serves none).",
+        0,
+        key="METRICS_SYNC_PORT",
+        env="SEARCH_METRICS_SYNC_PORT",
+    )
+    sync_address: str = _doc(
+        "... on this address (the compose file's scheduler: 0.0.0.0, reached by Prometheus only).",
+        "127.0.0.1",
+        key="METRICS_SYNC_ADDRESS",
+        env="SEARCH_METRICS_SYNC_ADDRESS",
+    )
+    scrape_timeout_seconds: float = _doc(
+        "A scrape's PostgreSQL and Elasticsearch questions (outbox, documents, ages) wait at most this long each; a figure not read in time is left out.",
+        0.5,
+        key="METRICS_SCRAPE_TIMEOUT_SECONDS",
+    )
+
+    def __repr__(self) -> str:
+        """Never the token (error pages and reports show locals)."""
+        shown = ", ".join(f"{f.name}={'***' if f.name == 'token' and self.token else repr(getattr(self, f.name))}" for f in fields(self))
+        return f"MetricsSettings({shown})"
+
+
+@dataclass(frozen=True)
 class SearchSettings:
     index: IndexSettings = field(default_factory=IndexSettings)
     sync: SyncSettings = field(default_factory=SyncSettings)
@@ -269,11 +316,20 @@ class SearchSettings:
     serving: ServingSettings = field(default_factory=ServingSettings)
     elasticsearch: ElasticsearchSettings = field(default_factory=ElasticsearchSettings)
     insights: InsightsSettings = field(default_factory=InsightsSettings)
+    metrics: MetricsSettings = field(default_factory=MetricsSettings)
 
 
 # The Django setting that holds each group's overrides.
 SOURCES = MappingProxyType(
-    {"index": "SEARCH", "sync": "SEARCH", "ranking": "SEARCH", "serving": "SEARCH", "elasticsearch": "ELASTICSEARCH", "insights": "INSIGHTS"}
+    {
+        "index": "SEARCH",
+        "sync": "SEARCH",
+        "ranking": "SEARCH",
+        "serving": "SEARCH",
+        "elasticsearch": "ELASTICSEARCH",
+        "insights": "INSIGHTS",
+        "metrics": "SEARCH",
+    }
 )
 GROUPS = tuple(SOURCES)
 

@@ -191,6 +191,25 @@ def _applied(client, rules: list[dict]) -> bool:
     return True
 
 
+def _set_held(client) -> list[dict] | None:
+    """The rules of Elasticsearch's synonyms set, or None when there is no set."""
+    try:
+        return client.synonyms.get_synonym(id=synonyms_set(), size=10_000)["synonyms_set"]
+    except NotFoundError:
+        return None
+
+
+def _same(have: list[dict] | None, want: list[dict]) -> bool:
+    key = lambda rules: sorted((r["id"], r["synonyms"]) for r in rules)  # noqa: E731
+    return have is not None and key(have) == key(want)
+
+
+def in_step(client) -> bool:
+    """Whether Elasticsearch's synonyms set holds PostgreSQL's rules (/metrics; the next
+    `search_sync` round's reconcile() copies them when not). Raises when Elasticsearch fails."""
+    return _same(_set_held(client), set_rules())
+
+
 def reconcile(client) -> bool:
     """Make Elasticsearch apply PostgreSQL's rules if it does not (each search_sync round): copy
     them when the set differs (a change it could not take), reload the analyzers when the set is
@@ -198,12 +217,7 @@ def reconcile(client) -> bool:
     are dropped. True when it changed something; raises when Elasticsearch fails (the round
     reports it)."""
     want = set_rules()
-    try:
-        have = client.synonyms.get_synonym(id=synonyms_set(), size=10_000)["synonyms_set"]
-    except NotFoundError:
-        have = None
-    key = lambda rules: sorted((r["id"], r["synonyms"]) for r in rules)  # noqa: E731
-    if have is None or key(have) != key(want):
+    if not _same(_set_held(client), want):
         try:
             copied = _copy(client)
         finally:  # sent, perhaps applied in part: answers cached meanwhile must go either way

@@ -10,4 +10,5 @@ urlpatterns = [
     path("opensearch.xml", views.opensearch, name="opensearch"),
     path("healthz", views.healthz, name="healthz"),
     path("healthz/live", views.healthz_live, name="healthz-live"),
+    path("metrics", views.metrics_text, name="metrics"),
 ]

@@ -1,15 +1,16 @@
 """The results page, its ?debug-search table, and the JSON API the search box uses."""
 
 import json
+import time
 from urllib.parse import urlencode
 
 import orjson
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render, resolve_url
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from search import conf, health
+from search import conf, health, metrics, metrics_serving
 from search.nodes import safe_url
 from search.querying.query import NEWEST, RELEVANCE
 from search.querying.service import BadSearchRequest, SearchUnavailable, search, validate_filters, validate_page, validate_sort
@@ -89,6 +90,19 @@ def _filters(request):
     return validate_filters(request.GET.getlist("tag"), request.GET.get("year"))
 
 
+def counted_search(kind: str, raw: str, **options):
+    """search(), counted for /metrics by kind and outcome (cached, fresh, unavailable) with its
+    time; a bad request is not a search and is not counted."""
+    started = time.perf_counter()
+    try:
+        result = search(raw, **options)
+    except SearchUnavailable:
+        metrics.searched(kind, metrics.UNAVAILABLE, started)
+        raise
+    metrics.searched(kind, metrics.CACHED if result.cached else metrics.FRESH, started)
+    return result
+
+
 def search_page(request, template: str, context: dict, *, status: int = 200) -> HttpResponse:
     """A search page, extending the site's base template; its links home are the site's too."""
     serving = conf.get().serving
@@ -101,7 +115,7 @@ def results(request):
     context = {"query": raw[: conf.get().ranking.max_query_length], "debug": debug_allowed(request)}
     try:
         page, sort, filters = validate_page(request.GET.get("page")), validate_sort(request.GET.get("sort")), _filters(request)
-        result = search(raw, page=page, use_cache=not context["debug"], sort=sort, filters=filters, detail=True)
+        result = counted_search(metrics.PAGE, raw, page=page, use_cache=not context["debug"], sort=sort, filters=filters, detail=True)
     except BadSearchRequest as exc:
         context["error"] = str(exc)
         return search_page(request, "search/results.html", context, status=400)
@@ -132,13 +146,23 @@ def healthz_live(request):
 
 
 @require_GET
+def metrics_text(request):
+    """Prometheus's text format (search/metrics_serving.py): 404 unless the client may read it."""
+    if not metrics_serving.allowed(request.META.get("REMOTE_ADDR", ""), request.META.get("HTTP_AUTHORIZATION", "")):
+        raise Http404
+    body, content_type = metrics_serving.render(state=True)
+    return HttpResponse(body, content_type=content_type)
+
+
+@require_GET
 def api(request):
     try:
         page, sort, filters = validate_page(request.GET.get("page")), validate_sort(request.GET.get("sort")), _filters(request)
         # `?facets=1` adds the results page's extras (facets, each entry's matching comments);
         # the instant box never asks for them, and asks for no body snippets (`snippets=0`).
         detail, snippets = request.GET.get("facets") == "1", request.GET.get("snippets") != "0"
-        result = search(request.GET.get("q", ""), page=page, sort=sort, filters=filters, detail=detail, snippets=snippets)
+        kind = metrics.INSTANT if not snippets else metrics.API  # the instant box asks without snippets
+        result = counted_search(kind, request.GET.get("q", ""), page=page, sort=sort, filters=filters, detail=detail, snippets=snippets)
     except BadSearchRequest as exc:
         return json_response({"error": str(exc)}, status=400)
     except SearchUnavailable:
@@ -165,7 +189,7 @@ def suggest(request):
     """
     query = request.GET.get("q", "")[: conf.get().ranking.max_query_length]
     try:
-        found = completions(search(query, page=1))
+        found = completions(counted_search(metrics.SUGGEST, query, page=1))
     except (BadSearchRequest, SearchUnavailable):
         found = []
     return json_response([query, found], content_type="application/x-suggestions+json; charset=utf-8")

@@ -15,7 +15,7 @@ from django.core.cache import caches
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 
-from search import conf, process
+from search import conf, metrics, process
 from search.alternative import Alternative
 from search.breaker import Breaker
 from search.querying.facets import Facets
@@ -26,7 +26,7 @@ _VERSION = "r6"
 
 # A cache that fails (Redis down) or hangs (its socket timeout, set in settings.CACHES) is skipped
 # for a while: searches go on uncached, and only the first of them pays the timeout.
-breaker = Breaker(lambda: conf.get().serving.cache_breaker_seconds)
+breaker = Breaker(lambda: conf.get().serving.cache_breaker_seconds, watch=metrics.breaker_watch("result_cache"))
 
 
 process.register("result cache breaker", breaker.reset)
@@ -78,7 +78,9 @@ def key(query: str, page: int, generation: int) -> str:
 
 
 def get(query: str, page: int, generation: int) -> tuple | None:
-    return guarded(lambda: backend().get(key(query, page, generation)))
+    found = guarded(lambda: backend().get(key(query, page, generation)))
+    metrics.cache_lookup(found is not None)
+    return found
 
 
 def put(query: str, page: int, generation: int, value: tuple, seconds: int) -> None:

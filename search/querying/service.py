@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from django.db import DatabaseError
 from elasticsearch import ApiError, TransportError
 
-from search import conf, generation, process, synonyms, vocabulary
+from search import conf, generation, metrics, process, synonyms, vocabulary
 from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import get_client
@@ -49,7 +49,7 @@ def _limits() -> RateLimits:
     return RateLimits(s.search_breaker_window_seconds, s.search_breaker_min_calls, s.search_breaker_failure_ratio, s.search_breaker_seconds)
 
 
-breaker = RateBreaker(_limits)
+breaker = RateBreaker(_limits, watch=metrics.breaker_watch("search"))
 
 
 process.register("search breaker", breaker.reset)

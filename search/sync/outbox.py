@@ -25,7 +25,7 @@ from django.db import OperationalError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from search import conf, generation, process
+from search import conf, generation, metrics, process
 from search.breaker import Breaker
 from search.client import get_client
 from search.documents import Kind
@@ -36,7 +36,7 @@ from search.versions import StatementNow
 
 log = logging.getLogger(__name__)
 
-breaker = Breaker(lambda: conf.get().sync.sync_breaker_seconds)
+breaker = Breaker(lambda: conf.get().sync.sync_breaker_seconds, watch=metrics.breaker_watch("sync"))
 
 
 process.register("sync breaker", breaker.reset)
@@ -174,6 +174,22 @@ def leading_chunk(entries: list, found: Actions) -> tuple[list, Actions]:
     return [e for e in entries if (Kind.of_entry(e.kind), e.object_id) in chosen], part
 
 
+def account(entries, outcome: BulkOutcome, result: DrainResult, *, searchable: bool) -> None:
+    """Count the round for /metrics and, when its bulk was refreshed (the changes are searchable
+    now), how long each applied change took: from its statement in PostgreSQL (the trigger's
+    statement_timestamp(); its due time when later: a scheduled post) to this moment, by
+    PostgreSQL's clock too, so no app host's clock enters the figure."""
+    label = "unreachable" if result.unreachable else "blocked" if result.blocked else "refused" if result.failed else "ok"
+    metrics.sync_round(label, applied=result.applied, refused=result.failed - result.dead, dead=result.dead)
+    applied = [e for e in entries if (Kind.of_entry(e.kind), e.object_id) in outcome.applied]
+    if not (searchable and applied and metrics.enabled()):
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT clock_timestamp()")
+        (now,) = cursor.fetchone()
+    metrics.fresh([(now - max(e.created, e.due_at)).total_seconds() for e in applied])
+
+
 def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = None, lock_timeout: float | None = None) -> DrainResult:
     """Apply up to `limit` due entries (a leading chunk of them when their documents are big);
     entries locked by another process are skipped.
@@ -200,9 +216,11 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
             except IndexingError as exc:
                 message = str(exc)[:1000]
                 PendingChange.objects.filter(id__in=[e.id for e in entries]).update(last_error=message)
+                metrics.sync_round("unreachable", refused=len(entries))
                 return DrainResult(failed=len(entries), error=message, unreachable=True)
             result = record_outcome(entries, outcome, keep_for_replay=keep)
             result.blocked = outcome.blocked
+            account(entries, outcome, result, searchable=refresh)
         freshwords.record(client or get_client(), found.pairs, outcome.applied)
         return result
     finally:

@@ -5,7 +5,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
 
-from search import conf, synonyms
+from search import conf, metrics_serving, synonyms
 from search.client import bulk_client
 from search.sync import audit, outbox
 
@@ -37,6 +37,7 @@ class Command(BaseCommand):
             return self.run_audit() if audit else None
         if every <= 0 or (vocabulary_every is not None and vocabulary_every <= 0):
             raise CommandError("--every and --vocabulary-every need a number of seconds above 0")
+        self.serve_metrics()
         words_due = time.monotonic() + (vocabulary_every or 0)
         audit_due = time.monotonic() + conf.get().sync.audit_every_seconds
         while True:
@@ -55,6 +56,13 @@ class Command(BaseCommand):
                 self.stderr.write(f"search_sync round failed ({type(exc).__name__}: {exc}); the next round tries again")
             close_old_connections()  # PostgreSQL may have restarted between rounds
             time.sleep(every)
+
+    def serve_metrics(self):
+        """With SEARCH_METRICS_SYNC_PORT, this process's counters (its sync rounds, the freshness
+        of what it applied) on their own port: the web's /metrics cannot see them."""
+        settings = conf.get().metrics
+        if settings.enabled and settings.sync_port:
+            metrics_serving.serve_in_background(settings.sync_port, settings.sync_address)
 
     def apply(self):
         result = outbox.drain_all(batch=conf.get().sync.pending_drain_batch, client=bulk_client())
