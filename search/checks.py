@@ -59,7 +59,7 @@ def _rule_errors(declaration) -> list:
     try:
         declaration.visibility_columns()
     except FieldDoesNotExist as exc:
-        return [_error(f"{type(declaration).__name__}.visible() reads {exc}", "a visibility rule reads the model's own columns only", declaration, "E004")]
+        return [_error(f"{type(declaration).__name__}.visible(): {exc}", "a visibility rule reads the model's own columns only", declaration, "E004")]
     if not declaration.model._meta.pk.get_internal_type().endswith(("AutoField", "IntegerField")):
         label = declaration.model._meta.label
         return [_error(f"{label} has a non-integer primary key", "search indexes models with integer primary keys", declaration, "E005")]

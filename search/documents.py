@@ -45,7 +45,7 @@ EXACT = "exact"
 # The term suggesters and the dictionary of the index's words read the words as written.
 SUGGESTER_FIELDS = {field: f"{field}.{EXACT}" for field in SEARCHED_FIELDS}
 # What a result needs from `_source` (search/querying/reader.py), never the bodies: the one list of it.
-RESULT_FIELDS = ("doc_type", "post_id", "comment_id", "title", "post_title", "url", "author", "pub_date")
+RESULT_FIELDS = ("doc_type", "post_id", "comment_id", "title", "post_title", "url", "post_url", "author", "pub_date")
 
 english_possessive = token_filter("english_possessive", type="stemmer", language="possessive_english")
 english_stop = token_filter("english_stop", type="stop", stopwords=list(STOP_WORDS))
@@ -188,6 +188,7 @@ class CommentDocument(SearchableFields):
     post_id = Long()
     post_title = stored()
     url = stored()
+    post_url = stored()  # the entry's own url(): an entry a reply leads links it
     author = stored()
     created = Date()
     pub_date = Date()
@@ -204,6 +205,7 @@ class CommentDocument(SearchableFields):
             "post_id": entry.pk,
             "post_title": entries.title_of(entry),
             "url": replies.url(row),
+            "post_url": entries.url(entry),
             "author": replies.author_of(row),
             "comment": replies.text_of(row),
             "created": replies.date_of(row),

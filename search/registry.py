@@ -50,6 +50,8 @@ from django.db import models
 from django.db.models import Q
 
 VERSION_FIELD = "search_version"
+# The lookups a visibility rule may apply to a foreign key's own column (`author__isnull=True`).
+_LOOKUPS = {"isnull", "exact", "in"}
 
 
 class SearchIndex:
@@ -110,8 +112,17 @@ class SearchIndex:
             return False
 
     def visibility_columns(self) -> tuple[str, ...]:
-        """The columns `visible()` reads (the first part of each lookup)."""
-        return tuple(dict.fromkeys(self.model._meta.get_field(key.split("__")[0]).column for key in lookups(self.visible(models.F("now")))))
+        """The columns `visible()` reads. Only the model's own columns: a rule that reads another
+        table (`recipe__is_public`, a reverse relation) would change with no trigger of this
+        model firing, so it is refused (FieldDoesNotExist: search/checks.py E004 names it)."""
+        columns = []
+        for key in lookups(self.visible(models.F("now"))):
+            name, _, rest = key.partition("__")
+            field = self.model._meta.get_field(name)
+            if not getattr(field, "concrete", False) or (field.is_relation and rest and rest.split("__")[0] not in _LOOKUPS):
+                raise FieldDoesNotExist(f"{key!r} reads another table than {self.model._meta.db_table}")
+            columns.append(field.column)
+        return tuple(dict.fromkeys(columns))
 
 
 class EntryIndex(SearchIndex):

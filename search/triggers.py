@@ -28,12 +28,17 @@ and checks what is installed (`manage.py pgtrigger ls`). The shared pieces (the 
 outbox function) stay in search's own migrations (0005), which name no site table.
 """
 
+import logging
+
 import pgtrigger
 from django.apps import apps
+from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 
 from search.documents import Kind
 from search.registry import VERSION_FIELD, EntryIndex, ReplyIndex, declarations
+
+log = logging.getLogger(__name__)
 
 
 def _q(name: str) -> str:
@@ -207,7 +212,15 @@ def declared_triggers() -> list[tuple[type[models.Model], pgtrigger.Trigger]]:
 
 
 def register_all() -> None:
-    """Register the triggers with django-pgtrigger (start-up, after the declarations are found)."""
-    for model, trigger in declared_triggers():
+    """Register the triggers with django-pgtrigger (start-up, after the declarations are found).
+
+    A declaration that names a field its model lacks registers none: start-up goes on, so that
+    `manage.py check` reports the mistake (search/checks.py) instead of a traceback."""
+    try:
+        pairs = declared_triggers()
+    except (FieldDoesNotExist, AttributeError) as exc:
+        log.warning("search's triggers not registered, a declaration is wrong (manage.py check says more): %s", exc)
+        return
+    for model, trigger in pairs:
         if trigger.name not in {t.name for t in getattr(model._meta, "triggers", [])}:
             pgtrigger.register(trigger)(model)

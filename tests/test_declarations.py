@@ -72,3 +72,31 @@ def test_the_checks_want_the_row_version_column():
     assert error.id == "search.E003" and "RowVersionField" in error.hint
     (error,) = checks._url_errors(Logs())
     assert error.id == "search.E007"
+
+
+def test_a_visibility_rule_on_another_table_is_refused_by_check():
+    class ThroughThePost(Comments):
+        def visible(self, now):
+            return Q(approved=True, post__published=True)
+
+    class ThroughReplies(Posts):
+        def visible(self, now):
+            return Q(published=True, comments__approved=True)
+
+    class OnTheForeignKeyItself(Comments):
+        def visible(self, now):
+            return Q(approved=True, parent__isnull=True)
+
+    for wrong in (ThroughThePost(), ThroughReplies()):
+        (error,) = checks._rule_errors(wrong)
+        assert error.id == "search.E004" and "reads another table" in error.msg
+    assert checks._rule_errors(OnTheForeignKeyItself()) == []
+
+
+def test_a_declaration_naming_a_missing_field_registers_no_trigger_and_never_crashes_start_up(monkeypatch):
+    class Wrong(Posts):
+        title = "headline"
+
+    monkeypatch.setattr(registry.declarations, "entries", Wrong())
+    triggers.register_all()  # logs, does not raise: `manage.py check` then names the field (E002)
+    assert [e.id for e in checks._field_errors(Wrong())] == ["search.E002"]

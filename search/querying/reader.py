@@ -53,7 +53,7 @@ def entry(raw: dict) -> Hit:
         id=head.post_id,
         post_id=head.post_id,
         title=head.title,
-        url=head.url.split("#", 1)[0],
+        url=head.post_url or head.url.split("#", 1)[0],  # documents of an older release lack post_url
         score=head.score,
         title_html="",
         snippet_html=head.snippet_html,

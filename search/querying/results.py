@@ -39,6 +39,7 @@ class Hit:
     comments: tuple[CommentMatch, ...] = ()  # an entry: its best matching comments
     more_comments: int = 0  # an entry: how many more of its comments match
     spelling: str = ""  # found only through another spelling than the one the page stands for: that spelling
+    post_url: str = ""  # a comment: its post's own URL (the declaration's url()), which an entry it leads links
 
     @property
     def published(self) -> date | None:
@@ -64,4 +65,5 @@ def result_of(raw: dict) -> Hit:
         snippet_html=(hl.get("comment") or hl.get("text") or [""])[0],
         pub_date=src.get("pub_date", ""),
         author=src.get("author", ""),
+        post_url=src.get("post_url", "") if is_comment else "",
     )

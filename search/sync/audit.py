@@ -44,16 +44,18 @@ class AuditReport:
 
 
 def apply_rechecks(client) -> AuditReport:
-    """Compare and repair the kinds a TRUNCATE asked for; a request renewed meanwhile stays."""
+    """Compare and repair the kinds a TRUNCATE asked for, then drop the requests (one renewed
+    meanwhile stays). A document refused for its own content is dead-lettered by the repair, as
+    by `search_check --repair`: it never keeps the request, so no round fails for it forever.
+    When Elasticsearch cannot be read, the check raises and the request waits for the next round."""
     requests = dict(RecheckRequest.objects.values_list("kind", "requested_at"))
     if not requests:
         return AuditReport([], {}, {}, {})
     results = checking.check(client, kinds=[Kind(k) for k in requests])
     failed = checking.repair(results, client=client) if any(r.differences for r in results) else {}
-    if not failed:
-        with transaction.atomic():
-            for kind, at in requests.items():
-                RecheckRequest.objects.filter(kind=kind, requested_at=at).delete()
+    with transaction.atomic():
+        for kind, at in requests.items():
+            RecheckRequest.objects.filter(kind=kind, requested_at=at).delete()
     log.info("recheck after TRUNCATE: %s", {r.kind: r.differences for r in results})
     return AuditReport(list(requests), {}, {r.kind: r.differences for r in results}, failed)
 

@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ("search", "0005_versions_and_outbox_triggers"),  # the triggers' sequence and outbox function (docs/adopting.md)
+        ("search", "0012_recheck_requests"),  # the triggers' sequence, outbox function and tables (docs/adopting.md)
     ]
 
     operations = [
