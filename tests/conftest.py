@@ -16,9 +16,8 @@ from django.conf import settings
 from django.core.cache import cache
 from elasticsearch import NotFoundError
 
-from search import conf
+from search import conf, security
 from search.client import get_client, reset_client
-from search import security
 from search.documents import synonyms_set
 from search.nodes import with_credentials
 from search.process import reset_process_state

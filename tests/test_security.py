@@ -4,6 +4,7 @@ nothing else. The rest of the suite runs as such a user (tests/conftest.py), whi
 is enough for everything the product does."""
 
 import io
+import os
 import urllib.error
 import urllib.request
 from urllib.parse import urlsplit
@@ -17,7 +18,6 @@ from search.aliases import alias_name
 from search.nodes import credentials, node_urls, safe_url, with_credentials
 from tests.factories import make_post
 from tests.helpers import TEST_PASSWORD, TEST_PREFIX, TEST_USER
-
 
 
 def test_the_role_names_only_the_prefixs_aliases_and_their_indices():
@@ -115,8 +115,6 @@ def test_the_command_refuses_a_url_without_the_sites_user(settings, monkeypatch,
 
 
 def _admin_password() -> str:
-    import os
-
     return os.environ["ELASTIC_PASSWORD"]
 
 
