@@ -108,8 +108,8 @@ fuzz: setup
 
 compose-check:
 	@command -v docker-compose >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null; } || { echo "docker-compose not found (apt-get install docker-compose)"; exit 1; }
-	SECRET_KEY=$${SECRET_KEY:-compose-check-placeholder} docker-compose -f docker-compose.yml config -q
-	SECRET_KEY=$${SECRET_KEY:-compose-check-placeholder} docker-compose -f docker-compose.yml --profile cluster config -q
+	SECRET_KEY=$${SECRET_KEY:-compose-check-placeholder} ES_SITE_PASSWORD=$${ES_SITE_PASSWORD:-compose-check-placeholder} docker-compose -f docker-compose.yml config -q
+	SECRET_KEY=$${SECRET_KEY:-compose-check-placeholder} ES_SITE_PASSWORD=$${ES_SITE_PASSWORD:-compose-check-placeholder} docker-compose -f docker-compose.yml --profile cluster config -q
 
 clean: stop
 	rm -rf .state $(VENV)
