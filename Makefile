@@ -14,7 +14,11 @@ PYTEST_ARGS ?=
 export DEBUG ?= 1
 # Without DATABASE_URL the dev scripts' private PostgreSQL cluster is used.
 export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
-export ELASTICSEARCH_URL ?= http://127.0.0.1:9200
+# The dev Elasticsearch runs with security on: the site connects as its own user (in the URL), made
+# by `manage.py search_security` in `setup` with the superuser's password, which nothing else uses
+# (the tests' administrator client aside). Both are the dev node's (devservices/common.sh), loopback only.
+export ELASTIC_PASSWORD ?= blogsearch-dev-elastic
+export ELASTICSEARCH_URL ?= http://blogsearch:blogsearch-dev-site@127.0.0.1:9200
 
 .PHONY: run test test-notebook test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale fuzz compose-check clean help
 
@@ -46,9 +50,10 @@ $(VENV)/.package: $(VENV)/.installed pyproject.toml native/lexicon/Cargo.toml na
 
 # The development environment file the settings read (config/settings.py): commands typed by hand
 # in this checkout (manage.py, pytest) see what make sees. Never in the image.
-.env.dev: devservices/postgres.sh
-	printf '# Written by make for this checkout (development only; not in the Docker image).\nDEBUG=1\nDATABASE_URL=%s\n' \
-	  "$$(bash devservices/postgres.sh url)" > $@
+.env.dev: devservices/postgres.sh Makefile
+	printf '# Written by make for this checkout (development only; not in the Docker image).\nDEBUG=1\nDATABASE_URL=%s\nELASTICSEARCH_URL=%s\nELASTIC_PASSWORD=%s\n' \
+	  "$$(bash devservices/postgres.sh url)" "$(ELASTICSEARCH_URL)" "$(ELASTIC_PASSWORD)" > $@
+	chmod 600 $@
 
 services:
 	bash devservices/services.sh start
@@ -58,6 +63,7 @@ stop:
 
 setup: venv services
 	$(PY) manage.py migrate --noinput -v 0
+	$(PY) manage.py search_security
 
 run: setup
 	@if [ "$$($(PY) manage.py shell --no-imports -v 0 -c 'from blog.models import Post; print(Post.objects.exists())' | tail -1)" = "False" ]; then \
@@ -102,9 +108,9 @@ fuzz: setup
 
 compose-check:
 	@command -v docker-compose >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null; } || { echo "docker-compose not found (apt-get install docker-compose)"; exit 1; }
-	SECRET_KEY=$${SECRET_KEY:-compose-check-placeholder} docker-compose -f docker-compose.yml config -q
-	SECRET_KEY=$${SECRET_KEY:-compose-check-placeholder} docker-compose -f docker-compose.yml --profile cluster config -q
-	SECRET_KEY=$${SECRET_KEY:-compose-check-placeholder} docker-compose -f docker-compose.yml --profile monitoring config -q
+	SECRET_KEY=$${SECRET_KEY:-compose-check-placeholder} ES_SITE_PASSWORD=$${ES_SITE_PASSWORD:-compose-check-placeholder} docker-compose -f docker-compose.yml config -q
+	SECRET_KEY=$${SECRET_KEY:-compose-check-placeholder} ES_SITE_PASSWORD=$${ES_SITE_PASSWORD:-compose-check-placeholder} docker-compose -f docker-compose.yml --profile cluster config -q
+	SECRET_KEY=$${SECRET_KEY:-compose-check-placeholder} ES_SITE_PASSWORD=$${ES_SITE_PASSWORD:-compose-check-placeholder} docker-compose -f docker-compose.yml --profile monitoring config -q
 
 clean: stop
 	rm -rf .state $(VENV)

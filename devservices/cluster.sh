@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A three-node dev/test Elasticsearch cluster on loopback, from the same distribution and analysis
 # plugin as elasticsearch.sh (one shared home; each node has its own config, data and logs under
-# .state/cluster/node-N), run as the same non-root user and stopped by PID. It exists to show
+# .state/cluster/node-N), run as the same non-root user and stopped by PID. Security is on as on the
+# single node (superuser `elastic` with ELASTIC_PASSWORD; no TLS: loopback only). It exists to show
 # the app survives losing a node (make test-cluster) and to measure a cluster's overhead.
 #
 # Usage: cluster.sh start|stop|status|url
@@ -32,13 +33,13 @@ check_node() { [[ "${1:-}" =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le "$CLUS
 # Any live node's answer to a GET (the first one that answers).
 api() {
   local n
-  for n in $(nodes); do curl -fsS --max-time 5 "$(node_url "$n")$1" 2>/dev/null && return 0; done
+  for n in $(nodes); do curl_admin "$(node_url "$n")$1" -fsS --max-time 5 2>/dev/null && return 0; done
   return 1
 }
 api_put() {
   local n
   for n in $(nodes); do
-    curl -fsS --max-time 10 -X PUT -H 'Content-Type: application/json' -d "$2" "$(node_url "$n")$1" >/dev/null 2>&1 && return 0
+    curl_admin "$(node_url "$n")$1" -fsS --max-time 10 -X PUT -H 'Content-Type: application/json' -d "$2" >/dev/null 2>&1 && return 0
   done
   return 1
 }
@@ -61,13 +62,17 @@ configure_node() {
     echo "discovery.seed_hosts: [$seeds]"
     # Only for the very first start: a formed cluster must not be bootstrapped again.
     [ -d "$dir/data/_state" ] || echo "cluster.initial_master_nodes: [$masters]"
-    echo "xpack.security.enabled: false"
+    echo "xpack.security.enabled: true"
+    echo "xpack.security.http.ssl.enabled: false"
+    echo "xpack.security.transport.ssl.enabled: false"
+    echo "xpack.security.enrollment.enabled: false"
     echo "path.data: $dir/data"
     echo "path.logs: $dir/logs"
     echo "# A nearly full dev disk must not turn the indices read-only under the tests."
     echo "cluster.routing.allocation.disk.threshold_enabled: false"
   } > "$dir/config/elasticsearch.yml"
   printf -- '-Xms%s\n-Xmx%s\n' "$CLUSTER_HEAP" "$CLUSTER_HEAP" > "$dir/config/jvm.options.d/heap.options"
+  write_keystore "$home" "$dir/config"
   [ "$(id -u)" = 0 ] && chown -R "$SERVICE_USER:" "$dir"
   return 0
 }
@@ -121,7 +126,7 @@ restart_node() {
   local n="$1" started=$SECONDS
   wait_health green
   api_put /_cluster/settings '{"persistent": {"cluster.routing.allocation.enable": "primaries"}}' || die "could not pause replica allocation"
-  curl -fsS --max-time 30 -X POST "$(node_url "$n")/_flush" >/dev/null 2>&1 || log "flush on node-$n failed; continuing"
+  curl_admin "$(node_url "$n")/_flush" -fsS --max-time 30 -X POST >/dev/null 2>&1 || log "flush on node-$n failed; continuing"
   stop_pidfile "$(pidfile "$n")" "node-$n"
   launch "$n"
   until api "/_cat/nodes?h=name" | grep -qx "node-$n"; do

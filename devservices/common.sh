@@ -7,6 +7,10 @@ STATE_DIR="${STATE_DIR:-$ROOT/.state}"
 ES_VERSION="${ES_VERSION:-8.19.21}"
 ELASTICSEARCH_URL="${ELASTICSEARCH_URL:-http://127.0.0.1:9200}"
 ES_HEAP="${ES_HEAP:-768m}"
+# The dev nodes run with security on, as the official image does. Their superuser `elastic` gets
+# this password at first start (bootstrap.password); it is only used to create the site's role and
+# user (manage.py search_security) and by the tests' administrator client. Loopback, dev only.
+ELASTIC_PASSWORD="${ELASTIC_PASSWORD:-blogsearch-dev-elastic}"
 # The dev cluster's default; DATABASE_URL, when set, means "use that server, start nothing".
 PG_PORT="${PG_PORT:-54329}"
 PG_DB="${PG_DB:-blogsearch}"
@@ -18,6 +22,13 @@ die() { printf '[services] ERROR: %s\n' "$*" >&2; exit 1; }
 # host and port of ELASTICSEARCH_URL
 es_host() { local h="${ELASTICSEARCH_URL#*://}"; h="${h%%/*}"; h="${h##*@}"; echo "${h%%:*}"; }
 es_port() { local h="${ELASTICSEARCH_URL#*://}"; h="${h%%/*}"; h="${h##*@}"; [[ "$h" == *:* ]] && echo "${h##*:}" || echo 9200; }
+
+# ELASTICSEARCH_URL's scheme, host and port without the user name and password it may carry.
+es_base() { local s="${ELASTICSEARCH_URL%%://*}"; echo "$s://$(es_host):$(es_port)"; }
+
+# curl as the superuser (the password reaches curl on stdin, never on its command line); $1 the
+# URL, then curl's options.
+curl_admin() { local url="$1"; shift; printf 'user = "elastic:%s"\n' "$ELASTIC_PASSWORD" | curl -K - "$@" "$url"; }
 
 is_loopback() { [[ "$1" == 127.* || "$1" == localhost || "$1" == "::1" ]]; }
 

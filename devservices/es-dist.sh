@@ -46,6 +46,15 @@ build_plugin() {
   echo "$stamp" > "$out/.stamp"
 }
 
+# Store the superuser's password in the keystore of the config folder $2 of home $1 (created anew): the
+# node gives it to the reserved user `elastic` as long as no other password was set through the API.
+write_keystore() {
+  local home="$1" conf="$2"
+  rm -f "$conf/elasticsearch.keystore"
+  ES_JAVA_HOME="$(find_java_home)" ES_PATH_CONF="$conf" "$home/bin/elasticsearch-keystore" create -s >/dev/null
+  printf '%s' "$ELASTIC_PASSWORD" | ES_JAVA_HOME="$(find_java_home)" ES_PATH_CONF="$conf" "$home/bin/elasticsearch-keystore" add -s -x -f bootstrap.password
+}
+
 # Start a node in the background as the service user: $1 home, $2 config folder, $3 pid file,
 # $4 console log. Returns once the launcher has daemonized it (the node may still be joining).
 launch_node() {

@@ -20,13 +20,14 @@ from django.db import DatabaseError, connection
 from blog.models import Comment, Post
 from search import conf, synonyms
 from search.aliases import aliased_indices
-from search.client import bulk_client, get_client
+from search.client import bulk_client
 from search.documents import KINDS
 from search.models import DeadChange, SynonymRule
 from search.querying.service import search
 from search.sync import audit, outbox
 from search.sync.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning
 from tests.factories import make_comment, make_post
+from tests.helpers import admin as superuser
 from tests.sync_support import BC, RAW_POST, db_now, raw
 
 log = logging.getLogger(__name__)
@@ -201,9 +202,10 @@ def reader(stop: threading.Event, answered: list, failures: list, reasons: list)
 
 
 def admin():
-    """The test's own client for steering Elasticsearch: a long timeout (production's 1 s is for
-    readers' searches; a settings update on a busy machine may take longer)."""
-    return get_client().options(request_timeout=30)
+    """The test's own client for steering Elasticsearch, as the superuser (where shards live is
+    none of the site's role's business): a long timeout (production's 1 s is for readers'
+    searches; a settings update on a busy machine may take longer)."""
+    return superuser().options(request_timeout=30)
 
 
 def read_only(block: bool, indices: list[str]) -> None:

@@ -9,17 +9,19 @@ tests in seconds with no service running.
 """
 
 import contextlib
+import os
 
 import pytest
 from django.conf import settings
 from django.core.cache import cache
 from elasticsearch import NotFoundError
 
-from search import conf
+from search import conf, security
 from search.client import get_client, reset_client
 from search.documents import synonyms_set
+from search.nodes import with_credentials
 from search.process import reset_process_state
-from tests.helpers import TEST_PREFIX
+from tests.helpers import TEST_PASSWORD, TEST_PREFIX, TEST_USER, admin
 
 # The Playwright fixtures (browser, page, site) for the browser tests.
 pytest_plugins = ["tests.browser_support"]
@@ -30,6 +32,7 @@ SERVICE_FIXTURES = {
     "django_db_setup",
     "live_server",
     "es",
+    "es_admin",
     "build_index",
     "es_down",
     "es_black_hole",
@@ -63,25 +66,37 @@ def test_indices_never_the_sites():
     Set here, not lazily by the first service test: pytest-django's live server lays its own
     settings over the real ones for each test and removes them afterwards, and a prefix set while
     that overlay was on went with it. When the first service test of a run was a browser test,
-    every later test built, and deleted, the dev site's own `blog-*` indices."""
+    every later test built, and deleted, the dev site's own `blog-*` indices.
+
+    The same goes for the session's own Elasticsearch user (created by search_test_prefix): the
+    nodes of ELASTICSEARCH_URL with its name and password, here and for child processes."""
     settings.SEARCH = {**settings.SEARCH, "INDEX_PREFIX": TEST_PREFIX}
+    url = with_credentials(conf.get().elasticsearch.url, TEST_USER, TEST_PASSWORD)
+    settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "URL": url}
+    os.environ["ELASTICSEARCH_URL"] = url
     reset_process_state()  # the settings object and everything built from it
 
 
 @pytest.fixture(scope="session")
 def search_test_prefix(test_indices_never_the_sites):
+    """The session's prefix, and its user with the site's role for it (made as the superuser)."""
     assert conf.get().index.prefix == TEST_PREFIX, "the test prefix was lost (tests/conftest.py)"
-    client = get_client()
-    if not client.ping():
-        pytest.exit(f"Elasticsearch is not answering at {conf.get().elasticsearch.url}: run `make services` (make test does it for you)", returncode=3)
+    shown = conf.get().elasticsearch  # its repr never shows the credentials
+    try:
+        superuser = admin()
+        security.grant(superuser, prefixes=[TEST_PREFIX], user=TEST_USER, password=TEST_PASSWORD)
+    except Exception as exc:  # noqa: BLE001 - any failure ends the session with the reason
+        pytest.exit(f"Elasticsearch at {shown!r} cannot make the tests' user ({exc}): run `make services` (make test does it for you)", returncode=3)
+    if not get_client().ping():
+        pytest.exit(f"Elasticsearch is not answering at {shown!r}: run `make services` (make test does it for you)", returncode=3)
     yield TEST_PREFIX
     reset_client()
-    client = get_client()
-    names = list(client.indices.get(index=f"{TEST_PREFIX}-*", allow_no_indices=True, expand_wildcards="all").body)
+    names = list(superuser.indices.get(index=f"{TEST_PREFIX}-*", allow_no_indices=True, expand_wildcards="all").body)
     if names:  # deletes by name: the node refuses wildcard deletes (action.destructive_requires_name)
-        client.indices.delete(index=",".join(names))
+        superuser.indices.delete(index=",".join(names))
     with contextlib.suppress(NotFoundError):  # the tests' synonyms set, once no index reads it
-        client.synonyms.delete_synonym(id=synonyms_set())
+        superuser.synonyms.delete_synonym(id=synonyms_set())
+    security.revoke(superuser, prefixes=[TEST_PREFIX], user=TEST_USER)
     reset_client()
 
 
@@ -120,7 +135,14 @@ def empty_insights_buffer():
 
 @pytest.fixture
 def es():
+    """The product's client: the session's user, with the site's role."""
     return get_client()
+
+
+@pytest.fixture
+def es_admin():
+    """The superuser's client, for what an operator does (tests/helpers.py admin())."""
+    return admin()
 
 
 @pytest.fixture

@@ -1,9 +1,25 @@
 """Helpers for tests against the real services (imported by tests; fixtures live in conftest.py)."""
 
 import os
+import secrets
 
 # The index prefix of this test session: tests never touch the dev site's indices.
 TEST_PREFIX = f"test-{os.getpid()}"
+# The session's own Elasticsearch user, with exactly the role `manage.py search_security` gives a
+# site of this prefix (tests/conftest.py creates it): everything the product does in the tests
+# goes through it, so the suite proves that role is enough.
+TEST_USER, TEST_PASSWORD = TEST_PREFIX, secrets.token_urlsafe(24)
+
+
+def admin():
+    """A client as Elasticsearch's superuser (ELASTIC_PASSWORD; make exports the dev node's), for
+    what an operator does and the site's role must not: cluster settings, other indices, users,
+    cleaning up. Never for what the product does."""
+    from search.security import admin_client
+
+    password = os.environ.get("ELASTIC_PASSWORD")
+    assert password, "set ELASTIC_PASSWORD to the superuser's password of the test node (make test and .env.dev set the dev node's)"
+    return admin_client(os.environ.get("ELASTIC_USER", "elastic"), password)
 
 
 def refresh(es):

@@ -108,3 +108,19 @@ def test_error_page_never_shows_credentials(settings):
     page = response.content.decode()
     assert not [secret for secret in SECRETS if secret in page]
     assert "search.example" in page and "db.example" in page  # the rest of each URL stays
+
+
+def test_compose_turns_security_on_and_keeps_the_superusers_password_from_the_site():
+    """Issue 38.4: security on in every Elasticsearch service; the superuser's password only in
+    the one-off step that creates the site's role and user (tests/test_security.py)."""
+    from search.nodes import credentials, node_urls
+
+    compose = (ROOT / "docker-compose.yml").read_text()
+    assert "xpack.security.enabled=false" not in compose and compose.count("xpack.security.enabled=true") == 4
+    for service in ("web", "scheduler", "web-cluster", "scheduler-cluster"):
+        env = compose_environment(service)
+        assert "ELASTIC_PASSWORD" not in env, service
+        assert all(credentials(node) and credentials(node)[0] == "blogsearch" for node in node_urls(env["ELASTICSEARCH_URL"])), service
+    for service in ("search-security", "search-security-cluster"):
+        assert compose_environment(service)["ELASTIC_PASSWORD"]
+        assert '["python", "manage.py", "search_security"]' in compose[compose.index(f"  {service}:") :]

@@ -127,11 +127,12 @@ def test_healthz_reports_the_cluster_status_and_nodes(client, db, build_index, e
     assert data["elasticsearch"] == {"ok": True, "status": es.cluster.health()["status"], "nodes": nodes, "data_nodes": nodes}
 
 
-def test_new_indices_must_be_ready(es, settings):
+def test_new_indices_must_be_ready(es, es_admin, settings):
     """A new index whose shards cannot be placed is never reported ready; replicas that one node
-    can never place are waited for as yellow only."""
+    can never place are waited for as yellow only. The probe index is none of the site's names:
+    the superuser makes and changes it, the site only asks for its health."""
     name = f"{conf.get().index.prefix}-readiness-probe"
-    es.indices.create(
+    es_admin.indices.create(
         index=name,
         settings={"number_of_shards": 1, "number_of_replicas": 0, "index.routing.allocation.require._name": "no-such-node"},
         wait_for_active_shards=0,
@@ -142,12 +143,12 @@ def test_new_indices_must_be_ready(es, settings):
             cluster.wait_until_ready(es, [name], timeout=0.5)
         assert time.perf_counter() - started < 3
         settings.SEARCH = {**settings.SEARCH, "REPLICAS": 1}
-        es.indices.put_settings(index=name, settings={"index.routing.allocation.require._name": None, "number_of_replicas": 1})
+        es_admin.indices.put_settings(index=name, settings={"index.routing.allocation.require._name": None, "number_of_replicas": 1})
         want = cluster.wanted_status(es)
         assert want == ("green" if es.cluster.health()["number_of_data_nodes"] > 1 else "yellow")
         assert cluster.wait_until_ready(es, [name], timeout=30) in (want, "green")
     finally:
-        es.indices.delete(index=name)
+        es_admin.indices.delete(index=name)
 
 
 def test_a_node_lost_under_load_does_not_open_the_search_breaker(db, build_index, nodes_setting, servers):

@@ -12,6 +12,13 @@ from search.documents import index_body
 pytestmark = pytest.mark.django_db(databases=[])
 
 
+@pytest.fixture
+def es(es_admin):
+    """The plugin belongs to the node, not to the product: it is examined as the superuser
+    (_analyze without an index, scratch indices and synonyms sets of other names)."""
+    return es_admin
+
+
 def tokens(es, **body):
     return [t["token"] for t in es.indices.analyze(**body)["tokens"]]
 

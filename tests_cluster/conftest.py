@@ -11,9 +11,8 @@ import pytest
 from django.db import connection
 
 from bench.servers import free_port, start_gunicorn, stop_process_group
-from search.client import get_client
 from tests.conftest import build_index, fresh_process_state, poison, search_test_prefix, test_indices_never_the_sites  # noqa: F401 - shared fixtures
-from tests.helpers import TEST_PREFIX
+from tests.helpers import TEST_PREFIX, admin
 
 ROOT = Path(__file__).resolve().parent.parent
 CLUSTER_SCRIPT = ROOT / "devservices" / "cluster.sh"
@@ -24,7 +23,7 @@ def pytest_collection_modifyitems(config, items):
     """These tests kill and restart the cluster's nodes: only against that cluster, never a shared node."""
     if not items:
         return
-    health = get_client().cluster.health()
+    health = admin().cluster.health()  # before the session's own user exists
     if health["number_of_nodes"] < NODES:
         pytest.exit(
             f"tests_cluster/ needs the {NODES}-node dev cluster (make test-cluster starts it); "
@@ -85,10 +84,10 @@ def _test_prefix(search_test_prefix):  # noqa: F811
 @pytest.fixture
 def es():
     """The tests' own client for looking at and steering the cluster (indices, shards, allocation):
-    the app's nodes and retries, with a long timeout. Production's 1 s is for readers' searches;
+    the superuser on the app's nodes, with a long timeout (the site's role may not move shards). Production's 1 s is for readers' searches;
     on this shared machine a cluster-settings update beside the load benchmark took longer, and
     the test then failed on its own bookkeeping, not on anything a reader would see."""
-    return get_client().options(request_timeout=60)
+    return admin().options(request_timeout=60)
 
 
 @contextmanager
@@ -109,8 +108,8 @@ def running(args: list[str], env: dict):
 def cluster_green():
     """Every test starts and ends on a green cluster with all its nodes, and leaves replica
     allocation on (a test that paused it and failed must not starve the next ones)."""
-    admin = get_client().options(request_timeout=200)
-    health = admin.cluster.health(wait_for_status="green", wait_for_nodes=NODES, timeout="180s")
+    superuser = admin().options(request_timeout=200)
+    health = superuser.cluster.health(wait_for_status="green", wait_for_nodes=NODES, timeout="180s")
     assert not health["timed_out"], health
     yield
-    admin.cluster.put_settings(persistent={"cluster.routing.allocation.enable": None})
+    superuser.cluster.put_settings(persistent={"cluster.routing.allocation.enable": None})

@@ -33,6 +33,7 @@ import org.elasticsearch.index.analysis.AbstractTokenFilterFactory;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
 import org.elasticsearch.index.analysis.CharFilterFactory;
 import org.elasticsearch.index.analysis.TokenFilterFactory;
+import org.elasticsearch.index.analysis.TokenizerFactory;
 import org.elasticsearch.indices.analysis.AnalysisModule.AnalysisProvider;
 import org.elasticsearch.index.mapper.Mapper;
 import org.elasticsearch.index.mapper.TextFieldMapper;
@@ -52,6 +53,7 @@ import org.tartarus.snowball.ext.EnglishStemmer;
 
 import java.io.Reader;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -68,6 +70,7 @@ import java.util.regex.Pattern;
  * parts of the full distribution that this project's index mappings rely on.
  *
  * The integ-test zip on Maven Central lacks the analysis-common, reindex and rest-root modules. The
+ * security feature's system index needs three analysis-common components (SecurityIndexAnalysis). The
  * synonyms API is in the server but needs the reindex module's delete-by-query action (to replace a
  * set's rules), the mapper-extras module's `match_only_text` field (its system index maps the rules
  * with it) and analysis-common's synonym filters (to apply a set): all three are here. Every name
@@ -145,6 +148,18 @@ public class BlogSearchAnalysisPlugin extends Plugin implements AnalysisPlugin, 
 
     @Override
     public Map<String, AnalysisProvider<TokenFilterFactory>> getTokenFilters() {
+        Map<String, AnalysisProvider<TokenFilterFactory>> filters = new HashMap<>(SecurityIndexAnalysis.tokenFilters());
+        filters.putAll(ownTokenFilters());
+        return filters;
+    }
+
+    /** The security feature's system index needs a tokenizer of analysis-common too (SecurityIndexAnalysis). */
+    @Override
+    public Map<String, AnalysisProvider<TokenizerFactory>> getTokenizers() {
+        return SecurityIndexAnalysis.tokenizers();
+    }
+
+    private Map<String, AnalysisProvider<TokenFilterFactory>> ownTokenFilters() {
         return Map.of(
             "porter_stem", (indexSettings, env, name, settings) -> filter(name, settings, PorterStemFilter::new),
             "kstem", (indexSettings, env, name, settings) -> filter(name, settings, KStemFilter::new),
