@@ -185,6 +185,7 @@ class ServingSettings:
     page_facets: bool = _doc("The results page counts tags and years to narrow by (off: filters still work by URL).", True, env="SEARCH_PAGE_FACETS")
     facet_years: int = _doc('Years the results page lists to narrow by; the others behind "All N years".', 5)
     max_filter_tags: int = _doc("Tags a reader may require at once.", 5)
+    max_excluded_posts: int = _doc("Posts a query's -exclusions leave out at most (past it, the answer is not cached).", 10000)
     suggest_completions: int = _doc("Completions /api/suggest/ offers the browser's search bar.", 8)
     cache_seconds: int = _doc("Result cache lifetime (entries also die with the index generation); 0 disables it.", 300, env="SEARCH_CACHE_SECONDS")
     word_cache_seconds: int = _doc("Per-word suggestion cache lifetime (same invalidation); 0 disables it.", 3600, env="SEARCH_WORD_CACHE_SECONDS")

@@ -16,7 +16,7 @@ before any request:
 
 from search.alternative import Alternative
 from search.conf import SearchSettings
-from search.querying import candidates, facets, groups
+from search.querying import candidates, facets, groups, syntax
 from search.querying.facets import Filters
 from search.querying.query import RELEVANCE, build_query, comments_body, highlight_query, search_body
 from search.querying.suggestions import (
@@ -40,6 +40,8 @@ def _body(
     filters: Filters = facets.NONE,
     detail: bool = False,
     snippets: bool = True,
+    parsed: syntax.Parsed | None = None,
+    excluded: tuple[int, ...] = (),
 ) -> dict:
     """One entry per post; with `detail` (the results page) the tag and year facets (its comments
     come from comments_request()); `filters` narrow the entries; without `snippets` only titles
@@ -53,6 +55,7 @@ def _body(
         completion_weight=ranking.completion_weight if completing else 0.0,
         words_alone=sort == RELEVANCE,
     )
+    query = syntax.restricted(query, parsed, excluded)  # the phrases and -exclusions (search/querying/syntax.py)
     highlight = highlight_query(alts, completing=completing)
     serving = cfg.serving
     # With several spellings, each is counted apart (not for a keystroke's titles-only request:
