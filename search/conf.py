@@ -170,6 +170,11 @@ class RankingSettings:
         0.9,
     )
     title_boost: float = _doc("Inside a tier, BM25 weighs the title this many times the text.", 2.0)
+    weak_typo_min_length: int = _doc(
+        "A word the index lacks is corrected by an unusual edit (another letter, a stray extra one) only from this length (search/querying/confidence.py).", 7
+    )
+    two_typos_min_length: int = _doc("... and by two edits only from this length; a correction that is not sure is offered as 'Did you mean'.", 9)
+    split_min_part: int = _doc("... and split in two words only when each has this many letters.", 3)
     relevance_weight: float = _doc("BM25's scale inside a tier: breaks ties without crossing tiers.", 0.01)
 
 

@@ -85,6 +85,7 @@ class SearchResult:
     synonyms: tuple[str, ...] = ()  # what the blog's synonym rules made of the query, where they found a hit of the page
     parsed: syntax.Parsed = syntax.Parsed()  # the query's phrases, exclusions and free text (search/querying/syntax.py)
     note: str = ""  # why nothing was searched, for the reader
+    did_you_mean: str = ""  # the best correction not sure enough to search for (search/querying/confidence.py)
 
     @property
     def num_pages(self) -> int:
@@ -122,6 +123,7 @@ class SearchResult:
             "synonyms": list(self.synonyms),
             "parsed": self.parsed.as_dict(),
             **({"note": self.note} if self.note else {}),
+            "did_you_mean": self.did_you_mean,
             "completing": self.completing,
             "sort": self.sort,
             "filters": {"tags": list(self.filters.tags), "year": self.filters.year},
@@ -317,6 +319,9 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     if unknown or not last_present:
         aggregations = plan.with_known(query, aggregations, unknown, min_docs=cfg.ranking.known_word_min_docs)
         result.alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing, last_present=last_present)
+        absent = lambda word: dictionary is None or dictionary.counts(word) is None  # noqa: E731
+        result.alternatives, unsure = plan.sure_only(result.alternatives, absent=absent, completing=result.completing, cfg=cfg)
+        result.did_you_mean = result.parsed.showing(unsure) if unsure else ""
     else:  # nothing can be corrected
         result.alternatives = plan.typed(query, cfg)
     ranking = cfg.ranking
