@@ -63,3 +63,13 @@ def test_an_absent_word_is_not_rewritten_but_offered(client, build_index):
     assert "Did you mean" in html and "Showing results for" not in html
     data = client.get(reverse("search:api"), {"q": "firefix "}).json()
     assert data["showing_for"] == "firefox" and data["results"]
+
+
+def test_the_did_you_mean_link_keeps_the_readers_order_and_filters():
+    from search.querying.facets import Filters
+    from search.querying.service import SearchResult
+    from search.views import page_links
+
+    result = SearchResult(query="cobol", page=1, page_size=10, sort="new", filters=Filters(tags=("lisp",)), did_you_mean="cool")
+    assert page_links(result, debug=False)["did_you_mean"] == "?q=cool&tag=lisp&sort=new"
+    assert "did_you_mean" not in page_links(SearchResult(query="cool", page=1, page_size=10), debug=False)
