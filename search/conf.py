@@ -170,6 +170,11 @@ class RankingSettings:
         0.9,
     )
     title_boost: float = _doc("Inside a tier, BM25 weighs the title this many times the text.", 2.0)
+    weak_typo_min_length: int = _doc(
+        "A word the index lacks is corrected by an unusual edit (another letter, a stray extra one) only from this length (search/querying/confidence.py).", 7
+    )
+    two_typos_min_length: int = _doc("... and by two edits only from this length; a correction that is not sure is offered as 'Did you mean'.", 9)
+    split_min_part: int = _doc("... and split in two words only when each has this many letters.", 3)
     relevance_weight: float = _doc("BM25's scale inside a tier: breaks ties without crossing tiers.", 0.01)
 
 
@@ -185,6 +190,7 @@ class ServingSettings:
     page_facets: bool = _doc("The results page counts tags and years to narrow by (off: filters still work by URL).", True, env="SEARCH_PAGE_FACETS")
     facet_years: int = _doc('Years the results page lists to narrow by; the others behind "All N years".', 5)
     max_filter_tags: int = _doc("Tags a reader may require at once.", 5)
+    max_excluded_posts: int = _doc("Posts a query's -exclusions leave out at most (past it, the answer is not cached).", 10000)
     suggest_completions: int = _doc("Completions /api/suggest/ offers the browser's search bar.", 8)
     cache_seconds: int = _doc("Result cache lifetime (entries also die with the index generation); 0 disables it.", 300, env="SEARCH_CACHE_SECONDS")
     word_cache_seconds: int = _doc("Per-word suggestion cache lifetime (same invalidation); 0 disables it.", 3600, env="SEARCH_WORD_CACHE_SECONDS")

@@ -43,13 +43,13 @@ def debug_allowed(request) -> bool:
 
 
 def results_url(result, *, debug: bool = False, page: int | None = None, **changes) -> str:
-    """The results page for `result`'s query, sort and filters, with `changes` (sort, tags, year):
+    """The results page for `result`'s query, sort and filters, with `changes` (q, sort, tags, year):
     every link on the page (orders, facets, pages) keeps what the reader chose; a new order or
     filter starts again at the first page."""
     sort = changes.get("sort", result.sort)
     tags = changes.get("tags", result.filters.tags)
     year = changes.get("year", result.filters.year)
-    params = [("q", result.query), *(("tag", t) for t in tags)]
+    params = [("q", changes.get("q", result.query)), *(("tag", t) for t in tags)]
     params += [("year", year)] if year else []
     params += [("sort", sort)] if sort != RELEVANCE else []
     params += [("page", page)] if page else []
@@ -70,6 +70,8 @@ def page_links(result, *, debug: bool) -> dict:
         "clear": url(tags=(), year=None),
     }
     links.update(last=url(page=result.num_pages), reachable=result.num_pages * result.page_size)
+    if result.did_you_mean:  # the offered correction, with the reader's order and filters
+        links["did_you_mean"] = url(q=result.did_you_mean)
     if result.facets is not None:
         links["tags"] = [(t, n, t in chosen.tags, url(tags=chosen.tags if t in chosen.tags else (*chosen.tags, t))) for t, n in result.facets.tags]
         links["years"] = [(y, n, y == chosen.year, url(year=None if y == chosen.year else y)) for y, n in result.facets.years]

@@ -94,8 +94,10 @@ def test_equal_corrections_are_decided_by_the_other_words(blog):
     alone = search("mable", use_cache=False)
     assert [a.text for a in alone.alternatives[1:3]] == ["table", "cable"]
     assert alone.hits[0].title.startswith("Table tennis notes")
-    # With "modem" only "cable modem" is a phrase of the blog: that is what the reader meant.
-    hit, result = top("mable modem")
+    # With "modem" only "cable modem" is a phrase of the blog: that is what the reader meant. (A
+    # finished "mable" is no sure correction: its first letter for a key far from it, issue 36;
+    # "able" is one dropped letter from both.)
+    hit, result = top("able modem")
     assert hit.title == "Cable modem setup"
     assert result.showing_for == "cable modem"
 

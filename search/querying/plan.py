@@ -16,7 +16,7 @@ before any request:
 
 from search.alternative import Alternative
 from search.conf import SearchSettings
-from search.querying import candidates, facets, groups
+from search.querying import candidates, confidence, facets, groups, syntax
 from search.querying.facets import Filters
 from search.querying.query import RELEVANCE, build_query, comments_body, highlight_query, search_body
 from search.querying.suggestions import (
@@ -40,6 +40,8 @@ def _body(
     filters: Filters = facets.NONE,
     detail: bool = False,
     snippets: bool = True,
+    parsed: syntax.Parsed | None = None,
+    excluded: tuple[int, ...] = (),
 ) -> dict:
     """One entry per post; with `detail` (the results page) the tag and year facets (its comments
     come from comments_request()); `filters` narrow the entries; without `snippets` only titles
@@ -53,6 +55,7 @@ def _body(
         completion_weight=ranking.completion_weight if completing else 0.0,
         words_alone=sort == RELEVANCE,
     )
+    query = syntax.restricted(query, parsed, excluded)  # the phrases and -exclusions (search/querying/syntax.py)
     highlight = highlight_query(alts, completing=completing)
     serving = cfg.serving
     # With several spellings, each is counted apart (not for a keystroke's titles-only request:
@@ -195,6 +198,25 @@ def merged(first: tuple[dict, dict], second: tuple[dict, dict]) -> tuple[dict, d
     suggest = {name: [*first[0].get(name, []), *second[0].get(name, [])] for name in {*first[0], *second[0]}}
     buckets = {**first[1].get(KNOWN_WORDS, {}).get("words", {}).get("buckets", {}), **second[1].get(KNOWN_WORDS, {}).get("words", {}).get("buckets", {})}
     return suggest, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
+
+
+def sure_only(alts: list[Alternative], *, absent, completing: bool, cfg: SearchSettings) -> tuple[list[Alternative], str]:
+    """The alternatives whose corrections are sure (search/querying/confidence.py), and the best
+    one dropped (offered as "Did you mean ...?" when none is kept; else empty)."""
+    ranking = cfg.ranking
+    typed, kept, dropped = alts[0].text, alts[:1], []
+    for alt in alts[1:]:
+        ok = confidence.sure_rewrite(
+            typed,
+            alt.text,
+            absent=absent,
+            unfinished=completing,
+            weak_min_length=ranking.weak_typo_min_length,
+            two_min_length=ranking.two_typos_min_length,
+            split_min_part=ranking.split_min_part,
+        )
+        (kept if ok else dropped).append(alt)
+    return kept, dropped[0].text if dropped and len(kept) == 1 else ""  # offered only when no correction is searched
 
 
 def choose_alternatives(

@@ -120,12 +120,13 @@ def pack(result) -> tuple:
         result.showing_for,
         None if result.facets is None else (tuple(result.facets.tags), tuple(result.facets.years)),
         result.synonyms,
+        result.did_you_mean,
     )
 
 
 def unpack(value: tuple) -> dict:
     """The fields of a SearchResult, from pack()'s tuple."""
-    query, page, page_size, strategy, alts, hits, total, took, trips, showing_for, counts, synonyms = value
+    query, page, page_size, strategy, alts, hits, total, took, trips, showing_for, counts, synonyms, *rest = value
     return dict(
         query=query,
         page=page,
@@ -139,4 +140,5 @@ def unpack(value: tuple) -> dict:
         showing_for=showing_for,
         facets=None if counts is None else Facets(tags=list(counts[0]), years=list(counts[1])),
         synonyms=synonyms,
+        did_you_mean=rest[0] if rest else "",
     )

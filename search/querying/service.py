@@ -25,7 +25,7 @@ from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import get_client
 from search.documents import Kind
-from search.querying import expand, facets, plan, reader, resultcache, wordcache
+from search.querying import expand, facets, plan, reader, resultcache, syntax, wordcache
 from search.querying.executor import Executor
 from search.querying.facets import Facets, Filters
 from search.querying.normalize import normalize_query
@@ -83,6 +83,9 @@ class SearchResult:
     filters: Filters = facets.NONE  # the tags and year the reader narrowed to
     facets: Facets | None = None  # the counts to narrow by (the results page only)
     synonyms: tuple[str, ...] = ()  # what the blog's synonym rules made of the query, where they found a hit of the page
+    parsed: syntax.Parsed = syntax.Parsed()  # the query's phrases, exclusions and free text (search/querying/syntax.py)
+    note: str = ""  # why nothing was searched, for the reader
+    did_you_mean: str = ""  # the best correction not sure enough to search for (search/querying/confidence.py)
 
     @property
     def num_pages(self) -> int:
@@ -118,6 +121,9 @@ class SearchResult:
             "page": self.page,
             "showing_for": self.showing_for,
             "synonyms": list(self.synonyms),
+            "parsed": self.parsed.as_dict(),
+            **({"note": self.note} if self.note else {}),
+            "did_you_mean": self.did_you_mean,
             "completing": self.completing,
             "sort": self.sort,
             "filters": {"tags": list(self.filters.tags), "year": self.filters.year},
@@ -188,6 +194,9 @@ def normalize(raw: str) -> str:
     return normalize_query(raw, max_length=cfg.ranking.max_query_length, max_words=cfg.ranking.max_query_words, max_tokens=cfg.ranking.max_query_tokens)
 
 
+ONLY_EXCLUSIONS = "Type a word to search for, not only words to leave out."
+
+
 def unfinished(raw_query: str, query: str) -> bool:
     """Whether the last word of `query` (raw_query normalized) may be unfinished: the reader has
     not typed a space after it (the instant box asks after every pause in typing; a submitted query
@@ -215,8 +224,12 @@ def search(
     started = time.perf_counter()
     cfg = conf.get()
     query = normalize(raw_query)
-    result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=unfinished(raw_query, query), sort=sort, filters=filters)
-    if not words(query):  # empty, or only dots and colons: nothing to search for
+    parsed = syntax.parse(query)
+    completing = unfinished(raw_query, query) and parsed.last_free  # a phrase or an exclusion is never unfinished
+    result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=completing, sort=sort, filters=filters, parsed=parsed)
+    if parsed.only_exclusions:
+        result.note = ONLY_EXCLUSIONS
+    if not words(parsed.searched):  # empty, only dots and colons, or only exclusions: nothing to search for
         return result
     key = cache_key(query, completing=result.completing, sort=sort, filters=filters, detail=detail, snippets=snippets)
     # The caches key their entries by the index generation, and the dictionary of the index's
@@ -268,9 +281,9 @@ def cache_key(query: str, *, completing: bool, sort: str, filters: Filters, deta
 
 def _cached(value: tuple, asked: SearchResult, started: float) -> SearchResult:
     """A cached answer as the result of this request (`asked`: its query, order and filters)."""
-    found = SearchResult(**resultcache.unpack(value), cached=True, completing=asked.completing, sort=asked.sort, filters=asked.filters)
+    found = SearchResult(**resultcache.unpack(value), cached=True, completing=asked.completing, sort=asked.sort, filters=asked.filters, parsed=asked.parsed)
     found.query = asked.query  # the reader's own casing, not the first reader's (the key is lowercased)
-    found.alternatives[0] = Alternative(found.alternatives[0].score, asked.query, typed=True)
+    found.alternatives[0] = Alternative(found.alternatives[0].score, asked.parsed.searched, typed=True)
     found.boosts = boosts(found.alternatives, tiers=conf.get().ranking.tiers)
     found.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
     return found
@@ -291,9 +304,10 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     none is loaded, from the suggesters in one small request; then the query is searched once,
     with its alternatives."""
     cfg = conf.get()
-    query = result.query
+    query = result.parsed.searched
     dictionary = vocabulary.current(gen)
     unknown = plan.unknown_words(query, dictionary if dictionary is not None else frozenset(), cfg)
+    unknown = [i for i in unknown if i >= result.parsed.fixed_words]  # a quoted word is never corrected
     last_present = True
     if dictionary is not None:
         suggest, aggregations, remote, last_present = plan.local_suggestions(query, unknown, dictionary, cfg=cfg, completing=result.completing)
@@ -305,6 +319,9 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     if unknown or not last_present:
         aggregations = plan.with_known(query, aggregations, unknown, min_docs=cfg.ranking.known_word_min_docs)
         result.alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing, last_present=last_present)
+        absent = lambda word: dictionary is None or dictionary.counts(word) is None  # noqa: E731
+        result.alternatives, unsure = plan.sure_only(result.alternatives, absent=absent, completing=result.completing, cfg=cfg)
+        result.did_you_mean = result.parsed.showing(unsure) if unsure else ""
     else:  # nothing can be corrected
         result.alternatives = plan.typed(query, cfg)
     ranking = cfg.ranking
@@ -323,10 +340,22 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         filters=result.filters,
         detail=detail,
         snippets=snippets,
+        parsed=result.parsed,
+        excluded=_excluded(result, executor),
     )
     _read(result, executor.search(body))
     if detail and result.hits and cfg.serving.entry_comments:
         _with_comments(result, executor, body, cfg)
+
+
+def _excluded(result: SearchResult, executor: Executor) -> tuple[int, ...]:
+    """The posts an exclusion leaves out whole (one small request, only for a query with some)."""
+    if not result.parsed.exclusions:
+        return ()
+    limit = conf.get().serving.max_excluded_posts
+    ids, complete = syntax.excluded_posts(executor.search(syntax.excluded_request(result.parsed, limit=limit)))
+    result.uncacheable = result.uncacheable or not complete
+    return ids
 
 
 def _with_comments(result: SearchResult, executor: Executor, body: dict, cfg) -> None:
@@ -342,7 +371,7 @@ def _with_comments(result: SearchResult, executor: Executor, body: dict, cfg) ->
 def _suggestions(result: SearchResult, executor: Executor, gen: int | None, *, only: list[int]) -> tuple[dict, dict]:
     """The suggestions and counts of the words at `only`: from the word cache, or one small request."""
     cfg = conf.get()
-    query, options = result.query, cfg.ranking.suggester.as_dict()
+    query, options = result.parsed.searched, cfg.ranking.suggester.as_dict()
     seconds = cfg.serving.word_cache_seconds if gen is not None else 0
     cached = wordcache.lookup(query, generation=gen, options=options, seconds=seconds, only=only)
     if cached is not None:
@@ -357,6 +386,7 @@ def _suggestions(result: SearchResult, executor: Executor, gen: int | None, *, o
 def _read(result: SearchResult, response: dict) -> None:
     result.boosts = boosts(result.alternatives, tiers=conf.get().ranking.tiers)
     found = reader.read(response, result.alternatives, by_date=result.sort != RELEVANCE)
-    result.hits, result.total, result.strategy, result.showing_for, result.synonyms = found.hits, found.total, found.strategy, found.showing_for, found.synonyms
+    result.hits, result.total, result.strategy, result.synonyms = found.hits, found.total, found.strategy, found.synonyms
+    result.showing_for = result.parsed.showing(found.showing_for) if found.showing_for else ""  # the phrases as quoted
     # The facets of the spelling the page stands for (search/querying/groups.py).
     result.facets = facets.read(facets.scope(response.get("aggregations", {}), found.spelling), result.filters)

@@ -196,7 +196,9 @@
     if (hits.length) listbox.appendChild(seeAll(data, hits.length));
     listbox.hidden = hits.length === 0;
     var lines = [];
+    if (data.note) lines.push(data.note);
     if (data.showing_for) lines.push("Showing results for " + data.showing_for);
+    if (data.did_you_mean) lines.push("Did you mean " + data.did_you_mean + "?");
     if (!hits.length) lines.push("No results for " + data.query);
     note.textContent = lines.join(" · ");
     note.hidden = lines.length === 0;

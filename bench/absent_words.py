@@ -1,0 +1,59 @@
+"""How often a real word the blog does not hold is rewritten into another word (issue 36).
+
+    PYTHONPATH=. .venv/bin/python bench/absent_words.py
+
+Needs the corpus imported and indexed (bench/relevance.py does both). For each word of WORDS that
+no post or comment holds (checked in PostgreSQL as a whole word), one search: a word counts as
+rewritten when the page says "Showing results for" another word. Prints the rate and the
+rewrites; the words the blog does hold are listed, unused.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from blog.models import Comment, Post  # noqa: E402
+from search.querying.service import search  # noqa: E402
+
+# Real words (languages, tools, products, names) picked to be plausible on a tech blog.
+WORDS = (
+    "kotlin cobol godot keras nuxt svelte deno flutter elixir erlang fortran prolog ocaml clojure "
+    "tensorflow pytorch kubernetes terraform ansible grafana kafka mongodb graphql webpack vite "
+    "tailwind figma tiktok discord wasm jupyter pandas numpy angular vuejs nginx docker podman "
+    "lambda serverless typescript blazor xamarin unity unreal roblox minecraft fortnite zoom slack "
+    "fastapi pydantic vercel netlify supabase firebase flask laravel symfony rails django spring quarkus "
+    "micronaut ktor gradle maven bazel cmake meson ninja conda poetry pipenv tox nox ruff mypy pyright "
+    "eslint prettier babel rollup esbuild parcel remix gatsby hugo eleventy astro solidjs qwik htmx alpinejs "
+    "stimulus turbo hotwire phoenix liveview gleam crystal nim vlang odin carbon mojo julia matlab simulink"
+).split()
+
+
+def held(word: str) -> bool:
+    """Whether a post's title or body or a comment holds the word (PostgreSQL's word boundaries)."""
+    pattern = rf"\m{word}\M"
+    posts = Post.objects.filter(body_text__iregex=pattern) | Post.objects.filter(title__iregex=pattern)
+    return posts.exists() or Comment.objects.filter(comment__iregex=pattern).exists()
+
+
+def main() -> None:
+    absent = [w for w in WORDS if not held(w)]
+    print(f"{len(absent)} of {len(WORDS)} words absent; held (unused): {', '.join(w for w in WORDS if w not in absent)}")
+    rewritten = []
+    for word in absent:
+        result = search(word + " ", use_cache=False)
+        if result.showing_for:
+            rewritten.append((word, result.showing_for))
+        print(f"  {word:12} showing_for={result.showing_for!r:20} total={result.total} did_you_mean={getattr(result, 'did_you_mean', '')!r}")
+    print(f"rewritten: {len(rewritten)} of {len(absent)} = {len(rewritten) / max(1, len(absent)):.2f}")
+
+
+if __name__ == "__main__":
+    main()

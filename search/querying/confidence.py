@@ -1,0 +1,94 @@
+"""Whether a correction is sure enough to search for in the reader's place (pure; issue 36).
+
+A blog does not hold every real word: "kotlin", "cobol", "nuxt" are words, not typos, and
+rewriting them into "catlin", "cool", "next" shows confidently wrong results. Typo-tolerant
+engines cap the typos by length (Meilisearch and Algolia: one from 5 letters, two from 8-9); the
+typos people make are few and of a few kinds (the typo model's cheap edits: a neighbouring key,
+two letters swapped, a letter dropped or doubled). So a word the index lacks is corrected only
+by such an edit, or, in a longer word, one other edit:
+
+- strong (any length): a key next to the typed one, two neighbours swapped, a letter dropped, a
+  letter doubled or an extra key next to its neighbour.
+- weak: any other letter in place of one (a vowel for a vowel included), a stray extra letter;
+  accepted from `weak_typo_min_length` letters, never at the first letter ("xamarin": "tamarin").
+- two edits from `two_typos_min_length` letters; more never.
+- a word split in two ("hotwire": hot wire) when each half has `split_min_part` letters ("godot"
+  is not "go dot", "pyright" not "py right").
+
+A correction that is not sure is not searched; the page offers it as "Did you mean ...?".
+"""
+
+from search.querying.suggestions import _KEY
+from search.words import words
+
+
+def _adjacent(a: str, b: str) -> bool:
+    ka, kb = _KEY.get(a), _KEY.get(b)
+    return ka is not None and kb is not None and a != b and abs(ka[0] - kb[0]) <= 1 and abs(ka[1] - kb[1]) <= 1
+
+
+def edits(a: str, b: str) -> int:
+    """Optimal string alignment distance (a swap of neighbours is one edit)."""
+    prev2, prev = [], list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[-1]
+
+
+def _one_edit(typed: str, candidate: str) -> tuple[bool, int]:
+    """(whether the one edit from `typed` to `candidate` is strong, where it is)."""
+    if len(typed) < len(candidate):  # a letter dropped
+        return True, next((i for i, (x, y) in enumerate(zip(typed, candidate, strict=False)) if x != y), len(typed))
+    if len(typed) > len(candidate):  # an extra letter: strong when doubled or next to a neighbour's key
+        i = next(i for i in range(len(typed)) if typed[:i] + typed[i + 1 :] == candidate)
+        near = typed[max(0, i - 1) : i] + typed[i + 1 : i + 2]
+        return any(ch == typed[i] or _adjacent(ch, typed[i]) for ch in near), i
+    i = next(i for i, (x, y) in enumerate(zip(typed, candidate, strict=True)) if x != y)
+    swapped = i + 1 < len(typed) and typed[i] == candidate[i + 1] and typed[i + 1] == candidate[i]
+    return swapped or _adjacent(typed[i], candidate[i]), i
+
+
+def sure(typed: str, candidate: str, *, weak_min_length: int, two_min_length: int) -> bool:
+    """Whether `candidate` is a sure correction of the word `typed` (module docstring)."""
+    typed, candidate = typed.lower(), candidate.lower()
+    n = edits(typed, candidate)
+    if n == 0:
+        return True
+    if n > 1:
+        return n == 2 and len(typed) >= two_min_length
+    strong, at = _one_edit(typed, candidate)
+    return strong or (len(typed) >= weak_min_length and at > 0)
+
+
+def _pairs(a: list[str], b: list[str]) -> list[tuple[str, str]] | None:
+    """The typed words and what the correction made of each; a word split in two ("hotwire": hot
+    wire) pairs with both, space kept. None when they do not pair up (left to the typo model)."""
+    if len(a) == len(b):
+        return list(zip(a, b, strict=True))
+    if len(b) == len(a) + 1:
+        for i, word in enumerate(a):
+            if word.lower() == (b[i] + b[i + 1]).lower():
+                return [*zip(a[:i], b[:i], strict=True), (word, f"{b[i]} {b[i + 1]}"), *zip(a[i + 1 :], b[i + 2 :], strict=True)]
+    return None
+
+
+def _sure_pair(typed: str, corrected: str, *, weak_min_length: int, two_min_length: int, split_min_part: int) -> bool:
+    if " " in corrected:  # a split: sure when both halves are words of their own, not a stray "go" or "js"
+        return all(len(part) >= split_min_part for part in corrected.split(" "))
+    return sure(typed, corrected, weak_min_length=weak_min_length, two_min_length=two_min_length)
+
+
+def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, **limits) -> bool:
+    """Whether every word a correction changes is a sure one. Only words the index lacks
+    (`absent(word)`) are judged; the unfinished last word (a completion) and words that do not
+    pair up are left to the typo model as before. `limits`: _sure_pair()'s."""
+    pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
+    if pairs is None:
+        return True
+    judged = pairs[:-1] if unfinished else pairs
+    return all(x.lower() == y.lower() or not absent(x) or _sure_pair(x, y, **limits) for x, y in judged)

@@ -1,0 +1,75 @@
+"""Sure corrections only: a real word the blog lacks is not rewritten into another (issue 36)."""
+
+import pytest
+from django.urls import reverse
+
+from search.querying.confidence import edits, sure, sure_rewrite
+from tests.factories import make_post
+
+LIMITS = {"weak_min_length": 7, "two_min_length": 9, "split_min_part": 3}
+
+
+@pytest.mark.parametrize(
+    ("typed", "candidate"),
+    [("kotlin", "catlin"), ("cobol", "cool"), ("godot", "good"), ("keras", "keys"), ("nuxt", "next"), ("xamarin", "tamarin"), ("qwik", "quik")],
+)
+def test_real_words_are_not_sure_typos(typed, candidate):
+    assert not sure(typed, candidate, weak_min_length=7, two_min_length=9)
+
+
+@pytest.mark.parametrize(
+    ("typed", "candidate"),
+    [
+        ("firefix", "firefox"),  # a neighbouring key
+        ("pyhton", "python"),  # two letters swapped
+        ("ython", "python"),  # a letter dropped, even the first
+        ("firefoxx", "firefox"),  # a letter doubled
+        ("neccessary", "necessary"),
+        ("seperate", "separate"),  # a vowel for a vowel, in a long word
+        ("definately", "definitely"),
+        ("accomodate", "accommodate"),
+    ],
+)
+def test_typos_people_make_are_sure(typed, candidate):
+    assert sure(typed, candidate, weak_min_length=7, two_min_length=9)
+
+
+def test_edits_counts_a_swap_as_one():
+    assert (edits("pyhton", "python"), edits("godot", "good"), edits("a", "a")) == (1, 2, 0)
+
+
+def test_sure_rewrite_judges_only_absent_words_and_not_the_unfinished_one():
+    absent = lambda word: word in {"cobol", "nuxt", "firefix"}  # noqa: E731
+    assert not sure_rewrite("cobol tips", "cool tips", absent=absent, unfinished=False, **LIMITS)
+    assert sure_rewrite("cobol tips", "cool tips", absent=lambda w: False, unfinished=False, **LIMITS)
+    assert sure_rewrite("firefix tips", "firefox tips", absent=absent, unfinished=False, **LIMITS)
+    assert sure_rewrite("tips nuxt", "tips next", absent=absent, unfinished=True, **LIMITS)  # a completion's business
+
+
+def test_a_split_is_sure_when_both_halves_are_words():
+    absent = lambda word: True  # noqa: E731
+    assert sure_rewrite("hotwire", "hot wire", absent=absent, unfinished=False, **LIMITS)
+    assert not sure_rewrite("godot", "go dot", absent=absent, unfinished=False, **LIMITS)
+
+
+@pytest.mark.django_db
+def test_an_absent_word_is_not_rewritten_but_offered(client, build_index):
+    make_post("A cool trick", "Something cool about shells.")
+    make_post("Firefox tabs", "Firefox keeps many tabs.")
+    build_index()
+    data = client.get(reverse("search:api"), {"q": "cobol "}).json()
+    assert (data["showing_for"], data["results"], data["did_you_mean"]) == ("", [], "cool")
+    html = client.get(reverse("search:results"), {"q": "cobol "}).content.decode()
+    assert "Did you mean" in html and "Showing results for" not in html
+    data = client.get(reverse("search:api"), {"q": "firefix "}).json()
+    assert data["showing_for"] == "firefox" and data["results"]
+
+
+def test_the_did_you_mean_link_keeps_the_readers_order_and_filters():
+    from search.querying.facets import Filters
+    from search.querying.service import SearchResult
+    from search.views import page_links
+
+    result = SearchResult(query="cobol", page=1, page_size=10, sort="new", filters=Filters(tags=("lisp",)), did_you_mean="cool")
+    assert page_links(result, debug=False)["did_you_mean"] == "?q=cool&tag=lisp&sort=new"
+    assert "did_you_mean" not in page_links(SearchResult(query="cool", page=1, page_size=10), debug=False)
