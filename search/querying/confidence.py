@@ -18,6 +18,7 @@ by such an edit, or, in a longer word, one other edit:
 A correction that is not sure is not searched; the page offers it as "Did you mean ...?".
 """
 
+from search.querying.candidates import osa
 from search.querying.suggestions import _KEY
 from search.words import words
 
@@ -27,17 +28,8 @@ def _adjacent(a: str, b: str) -> bool:
     return ka is not None and kb is not None and a != b and abs(ka[0] - kb[0]) <= 1 and abs(ka[1] - kb[1]) <= 1
 
 
-def edits(a: str, b: str) -> int:
-    """Optimal string alignment distance (a swap of neighbours is one edit)."""
-    prev2, prev = [], list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        row = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                row[j] = min(row[j], prev2[j - 2] + 1)
-        prev2, prev = prev, row
-    return prev[-1]
+# The dictionary's own distance (an adjacent swap is one edit): one definition of it.
+edits = osa
 
 
 def _one_edit(typed: str, candidate: str) -> tuple[bool, int]:
