@@ -98,3 +98,15 @@ def metrics_access_is_readable(app_configs=None, **kwargs) -> list:
     except ValueError as exc:
         return [checks.Error(str(exc), hint="comma-separated addresses or networks, e.g. 10.0.0.5,172.28.0.0/24", id="search.E007")]
     return []
+
+
+@checks.register()
+def symbol_words_are_words(app_configs=None, **kwargs) -> list:
+    """A symbol word the analyzers could not write as one token fails start-up, not `reindex`."""
+    from search import conf, symbols
+
+    return [
+        checks.Error(f"SYMBOL_WORDS: {problem}", hint='e.g. ("c#", "c++", "f#", ".net")', id="search.E008")
+        for problem in map(symbols.problem, conf.get().index.symbol_words)
+        if problem
+    ]

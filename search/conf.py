@@ -95,6 +95,11 @@ class IndexSettings:
     shards: int = _doc("Primary shards per index.", 1, env="SEARCH_SHARDS")
     replicas: int = _doc("Replica copies of each shard: 0 on one node, 1 on a cluster (a node can be lost).", 0, env="SEARCH_REPLICAS")
     stemmer: str = _doc("Stemmer of the matching analyzer (kstem merges fewer unrelated words than porter).", "light_english", env="SEARCH_STEMMER")
+    symbol_words: tuple = _doc(
+        "Words written with symbols that are indexed and searched as themselves, any case, as whole words (search/symbols.py): "
+        '"c#" no longer finds "C" or "C++". Letters, digits and # + . only; a change needs `reindex`.',
+        ("c#", "c++", "f#", ".net"),
+    )
     ready_timeout_seconds: float = _doc(
         "`reindex` swaps only once the new indices are green (yellow when replicas cannot be placed); it gives up, aliases untouched, after this long.",
         120.0,

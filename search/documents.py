@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from elasticsearch.dsl import Date, Document, Index, Keyword, Long, Text, analyzer, char_filter, token_filter
 
-from search import conf, registry
+from search import conf, registry, symbols
 from search.stopwords import STOP_WORDS
 from search.words import WORD_JOINS
 
@@ -64,18 +64,24 @@ english_stemmer = token_filter("english_stemmer", type="stemmer", language=conf.
 # asciifolding make it "node.js", which no query could match).
 word_joins = char_filter("word_joins", type="mapping", mappings=[f"{ch} => \\u0020" for ch in WORD_JOINS])
 
+# "c#", "c++", ".net": each configured symbol word written as one token ("csharp") before the
+# tokenizer, which would drop the symbols (search/symbols.py: why, and where a word counts). Before
+# `word_joins`, which would split ".net" at its dot.
+symbol_words = [char_filter(f.pop("name"), **f) for f in symbols.char_filters(conf.get().index.symbol_words)]
+CHAR_FILTERS = [*symbol_words, word_joins]
+
 # Matching for recall: stemmed, stop words removed, accents folded.
 english_text = analyzer(
     "english_text",
     tokenizer="standard",
-    char_filter=[word_joins],
+    char_filter=CHAR_FILTERS,
     filter=[english_possessive, "lowercase", english_stop, "asciifolding", english_stemmer],
 )
 # The words as written in the blog (lowercased and folded, possessive 's dropped, stop words kept):
 # the exact tier of the query ranks them above stem-only matches, and the term suggesters propose
 # these words, so a reader is offered words they recognise, never stems. "Kirby's" is the word
 # "kirby" as written; without the possessive filter a reader typing "kirby" would miss it.
-exact_text = analyzer("exact_text", tokenizer="standard", char_filter=[word_joins], filter=[english_possessive, "lowercase", "asciifolding"])
+exact_text = analyzer("exact_text", tokenizer="standard", char_filter=CHAR_FILTERS, filter=[english_possessive, "lowercase", "asciifolding"])
 
 # The blog's synonym rules (search/synonyms.py) are applied by Elasticsearch, at search time only:
 # the rules are copied from PostgreSQL into a synonyms set (`PUT _synonyms/<prefix>-synonyms`),
@@ -99,8 +105,8 @@ def synonym_analyzers() -> list:
     stem = [english_possessive, "lowercase", english_stop, "asciifolding", blog_synonyms, english_stemmer]
     exact = [english_possessive, "lowercase", "asciifolding", blog_synonyms]
     return [
-        analyzer(STEM_SYNONYMS, tokenizer="standard", char_filter=[word_joins], filter=stem),
-        analyzer(EXACT_SYNONYMS, tokenizer="standard", char_filter=[word_joins], filter=exact),
+        analyzer(STEM_SYNONYMS, tokenizer="standard", char_filter=CHAR_FILTERS, filter=stem),
+        analyzer(EXACT_SYNONYMS, tokenizer="standard", char_filter=CHAR_FILTERS, filter=exact),
     ]
 
 

@@ -9,6 +9,7 @@ the others' I/O to do it. A rule's words are split and keyed as the exact analyz
 
 from dataclasses import dataclass
 
+from search import conf, symbols
 from search.stopwords import is_stop_word
 from search.words import key_word, rule_words
 
@@ -46,8 +47,13 @@ def _side(text: str) -> tuple[str, ...]:
     stop = [w for w in words if is_stop_word(key_word(w))]  # "what's": the possessive filter runs first
     if stop:
         raise ValueError(f"{text.strip()!r} holds the stop word {stop[0]!r}, which the search ignores: a term may not hold one")
-    # The analyzers read "c#" and "c++" as the word "c": such a rule would rewrite every "c".
+    # The analyzers read "c#" as the word "c" unless it is a configured symbol word (search/symbols.py):
+    # a rule naming another would rewrite every "c". A symbol word is searched as itself, and
+    # whether Elasticsearch's rule parser applies the character filters that make it one token is
+    # not something a rule should depend on: refused too.
     symbol = next((w for w in words if "+" in w or "#" in w), None)
+    if symbol and symbols.is_symbol_word(symbol, conf.get().index.symbol_words):
+        raise ValueError(f"{symbol!r} is searched as itself (SYMBOL_WORDS), so a rule cannot name it")
     if symbol:
         raise ValueError(f"{symbol!r}: the search reads a word without + or # ({symbol.rstrip('+#')!r}), so a rule cannot name it")
     if len(words) > MAX_WORDS:

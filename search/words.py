@@ -16,10 +16,16 @@ different questions, each named here with why it differs:
 - `one_joined_token()`: whether an ASCII word joined by `_` or `'` is one token (the dictionary
   can answer for it: search/querying/candidates.py, plan.py).
 - `plain_words()`: `\\w` runs, which only drop stop words from an alternative's text (query.py).
+
+`words()` and `plain_words()` keep a configured symbol word ("c#", "c++", ".net") whole, as the
+analyzers' character filters do (search/symbols.py).
 """
 
 import re
 import unicodedata
+from functools import lru_cache
+
+from search import conf, symbols
 
 # A dot or a colon splits words, wherever it is: the analyzers map each of these to a space
 # (search/documents.py, `word_joins`: why), and the query's words are split at the same
@@ -52,9 +58,23 @@ _PLAIN = re.compile(r"\w+", re.UNICODE)
 _POSSESSIVES = ("'s", "\u2019s")
 
 
+@lru_cache(maxsize=8)
+def _with_symbol_words(plain: re.Pattern, words: tuple[str, ...]) -> re.Pattern:
+    """`plain`, but a configured symbol word ("c#", ".net": search/symbols.py) is one word."""
+    found = symbols.matcher(words)
+    return re.compile(f"{found.pattern}|{plain.pattern}", re.IGNORECASE) if found else plain
+
+
+def _splitter(plain: re.Pattern, text: str) -> re.Pattern:
+    if not any(ch in text for ch in symbols.SPELLED):  # no symbol word without a symbol
+        return plain
+    return _with_symbol_words(plain, conf.get().index.symbol_words)
+
+
 def words(query: str) -> list[tuple[int, int, str]]:
-    """(start, end, word) for each word of the query: separated by whitespace, a dot or a colon."""
-    return [(m.start(), m.end(), m.group()) for m in _TYPED.finditer(query)]
+    """(start, end, word) for each word of the query: separated by whitespace, a dot or a colon; a
+    symbol word ("c#", ".net") is one word."""
+    return [(m.start(), m.end(), m.group()) for m in _splitter(_TYPED, query).finditer(query)]
 
 
 def tokens(text: str) -> list[re.Match]:
@@ -64,7 +84,7 @@ def tokens(text: str) -> list[re.Match]:
 
 def plain_words(text: str) -> list[str]:
     """The runs of `\\w` characters of `text` (see _PLAIN for how they differ from tokens)."""
-    return _PLAIN.findall(text)
+    return _splitter(_PLAIN, text).findall(text)
 
 
 def key_word(word: str) -> str:

@@ -16,6 +16,11 @@ TRICKY = [
     "Node.JS tips",
     "C++",
     "C#",
+    "f#",
+    ".NET core",
+    "ASP.NET",
+    "libc++",
+    "(c#)",
     "e-mail",
     "E-Mail",
     "Kirby's",
@@ -58,8 +63,14 @@ KEY_DIFFERENCES = {
     # Deliberate: RULE_WORD keeps "+" and "#" so that the grammar can refuse a rule naming "c++"
     # (the analyzer reads "c", and the rule would rewrite every "c"); no rule's key holds one, so
     # such a query key matches no rule.
+    # The analyzers write a symbol word as one token ("csharp": search/symbols.py); its key stays
+    # as written, and a rule may not name it either (search/synonym_rules.py).
     "C++": ["c++"],
     "C#": ["c#"],
+    "f#": ["f#"],
+    ".NET core": ["net", "core"],
+    "(c#)": ["c#"],
+    "libc++": ["libc++"],  # as "c++" (not a symbol word here: the analyzer reads "libc")
     # Known gaps, harmless: a query key a rule could never name ("_", "," inside a number; the
     # typographic apostrophe the analyzer folds to "'") is split, so at most a synonym alternative
     # is sent that Elasticsearch then leaves unchanged, or none where one would apply.
@@ -77,6 +88,12 @@ KEY_DIFFERENCES = {
 # TOKEN (normalize.py's cap on a query's tokens) where it differs: never fewer tokens than the
 # analyzer's (checked for every input), so the cap errs on the safe side.
 TOKEN_DIFFERENCES = {
+    # Counted as the word without its symbols: as many tokens as the analyzer's one.
+    "C++": ["c"],
+    "C#": ["c"],
+    "f#": ["f"],
+    ".NET core": ["net", "core"],
+    "(c#)": ["c"],
     "Kirby\u2019s": ["kirby", "s"],
     "don\u2019t": ["don", "t"],
     "2,000": ["2", "000"],

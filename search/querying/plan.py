@@ -14,6 +14,7 @@ before any request:
 `choose_alternatives` turns the suggestions (either source, or the word cache's copy) into alternatives.
 """
 
+from search import symbols
 from search.alternative import Alternative
 from search.conf import SearchSettings
 from search.querying import candidates, confidence, facets, groups, syntax
@@ -101,11 +102,15 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
     word-break rules WB6-WB13), which are the same in the typed word; so the word is that one token,
     lowercased (ASCII: nothing to fold). Not one ending in "'s", which the possessive filter cuts.
     (A dot or a colon splits words here as in the analyzers: "node.js" is two words.)
-    Any other word (hyphens, accents, scripts) is left to Elasticsearch's own analysis."""
+    Any other word (hyphens, accents, scripts) is left to Elasticsearch's own analysis. A symbol
+    word ("c#": search/symbols.py) is never corrected: it is typed on purpose, and its token is
+    no word a reader would recognise as a correction."""
     min_length = cfg.ranking.suggester.min_word_length
     out = []
     for i, (start, end, word) in enumerate(words(query)):
         if i >= cfg.ranking.max_suggest_words or end - start > cfg.ranking.max_suggest_word_length:
+            continue
+        if symbols.is_symbol_word(word, cfg.index.symbol_words):  # "c#": typed on purpose, never corrected
             continue
         if word.isascii() and word.isalnum():
             if len(word) < min_length or any(ch.isdigit() for ch in word) or word in known:

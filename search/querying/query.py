@@ -35,6 +35,7 @@ a hit tells which alternative and which tier it matched (the debug table and "Sh
 
 import unicodedata
 
+from search import conf, symbols
 from search.alternative import Alternative
 from search.conf import TIER_NAMES
 from search.documents import EXACT, EXACT_SYNONYMS, RESULT_FIELDS, SEARCHED_FIELDS, STEM_SYNONYMS
@@ -123,6 +124,12 @@ def _tier_clauses(text: str, words: str, *, synonyms: bool = False) -> dict[str,
     return clauses
 
 
+def as_prefix(word: str) -> str:
+    """A word as a prefix query's value, which Elasticsearch does not analyze: lowercased, and a
+    symbol word as the token its character filter writes ("C#" -> "csharp": search/symbols.py)."""
+    return symbols.indexed(word.lower(), conf.get().index.symbol_words)
+
+
 def _words(text: str) -> list[str]:
     """The words of `text` as the analyzers split them (a dot or a colon splits too: search/words.py)."""
     return [w for _, _, w in words_of(text)]
@@ -154,7 +161,7 @@ def _completion_clauses(text: str, *, stems: bool) -> dict[str, dict]:
     field = f"{TITLE}.{EXACT}"
     *head, last = _words(text)
     if not head:  # one word: a prefix query, which (unlike a phrase prefix) never stops expanding early
-        started = {"prefix": {field: {"value": last.lower()}}}
+        started = {"prefix": {field: {"value": as_prefix(last)}}}
         return {"title.exact.phrase": started, **({"title.stem.phrase": started} if stems else {})}
     words = " ".join([*(w for w in head if not is_stop_word(w)), last])
     phrase = {"match_phrase_prefix": {field: {"query": text, "max_expansions": PREFIX_EXPANSIONS}}}
@@ -237,7 +244,7 @@ def highlight_query(alternatives: list[Alternative], *, completing: bool = False
     last = last_word(without_symbols(alternatives[0].text)) if completing and alternatives else ""
     if not last:
         return words
-    started = {"prefix": {TITLE: {"value": last}}}  # the title only: over the bodies it costs as much as the search
+    started = {"prefix": {TITLE: {"value": as_prefix(last)}}}  # the title only: over the bodies it costs as much as the search
     return {"bool": {"should": [words, started]}} if words else started
 
 

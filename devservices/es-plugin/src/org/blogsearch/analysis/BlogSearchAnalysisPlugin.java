@@ -12,6 +12,7 @@ import org.apache.lucene.analysis.en.KStemFilter;
 import org.apache.lucene.analysis.en.PorterStemFilter;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
 import org.apache.lucene.analysis.ngram.EdgeNGramTokenFilter;
+import org.apache.lucene.analysis.pattern.PatternReplaceCharFilter;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
 import org.elasticsearch.Build;
 import org.elasticsearch.action.ActionRequest;
@@ -21,6 +22,7 @@ import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
 import org.elasticsearch.cluster.node.DiscoveryNodes;
 import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
+import org.elasticsearch.common.regex.Regex;
 import org.elasticsearch.common.settings.ClusterSettings;
 import org.elasticsearch.common.settings.IndexScopedSettings;
 import org.elasticsearch.common.settings.Settings;
@@ -206,7 +208,22 @@ public class BlogSearchAnalysisPlugin extends Plugin implements AnalysisPlugin, 
                     return new HTMLStripCharFilter(reader, escapedTags);
                 }
             };
-        }, "mapping", AnalysisPlugin.requiresAnalysisSettings((indexSettings, env, name, settings) -> {
+        }, "pattern_replace", AnalysisPlugin.requiresAnalysisSettings((indexSettings, env, name, settings) -> {
+            // The full distribution's: a Java regular expression, its `flags` ("CASE_INSENSITIVE|..."),
+            // and the replacement ($1 for a group); offsets are corrected for highlighting.
+            String regex = settings.get("pattern");
+            if (regex == null) {
+                throw new IllegalArgumentException("pattern is missing for [" + name + "] char filter of type 'pattern_replace'");
+            }
+            Pattern compiled = Regex.compile(regex, settings.get("flags"));
+            String replacement = settings.get("replacement", "");
+            return new AbstractCharFilterFactory(name) {
+                @Override
+                public Reader create(Reader reader) {
+                    return new PatternReplaceCharFilter(compiled, replacement, reader);
+                }
+            };
+        }), "mapping", AnalysisPlugin.requiresAnalysisSettings((indexSettings, env, name, settings) -> {
             // Only where an index configures one: without requiresAnalysisSettings the node builds
             // a default instance, without rules, for every index, and every index fails to open.
             NormalizeCharMap map = mappings(settings.getAsList("mappings"));
