@@ -4,8 +4,10 @@
 
 Needs the corpus imported and indexed (bench/relevance.py does both). For each word of WORDS that
 no post or comment holds (checked in PostgreSQL as a whole word), one search: a word counts as
-rewritten when the page says "Showing results for" another word. Prints the rate and the
-rewrites; the words the blog does hold are listed, unused.
+rewritten when the page says "Showing results for" another word. Each word is searched as a
+reader submits it (no space after it: the last word may be unfinished, as on the results page
+and in the instant box) and finished (a space after it); a word counts as rewritten when either
+form is. Prints the rates and the rewrites; the words the blog does hold are listed, unused.
 """
 
 import os
@@ -46,13 +48,17 @@ def held(word: str) -> bool:
 def main() -> None:
     absent = [w for w in WORDS if not held(w)]
     print(f"{len(absent)} of {len(WORDS)} words absent; held (unused): {', '.join(w for w in WORDS if w not in absent)}")
-    rewritten = []
+    rewritten = {"as submitted": [], "finished": []}
     for word in absent:
-        result = search(word + " ", use_cache=False)
-        if result.showing_for:
-            rewritten.append((word, result.showing_for))
-        print(f"  {word:12} showing_for={result.showing_for!r:20} total={result.total} did_you_mean={getattr(result, 'did_you_mean', '')!r}")
-    print(f"rewritten: {len(rewritten)} of {len(absent)} = {len(rewritten) / max(1, len(absent)):.2f}")
+        for form, typed in (("as submitted", word), ("finished", word + " ")):
+            result = search(typed, use_cache=False)
+            if result.showing_for:
+                rewritten[form].append((word, result.showing_for))
+            print(f"  {typed!r:14} showing_for={result.showing_for!r:20} total={result.total} did_you_mean={result.did_you_mean!r}")
+    either = {w for found in rewritten.values() for w, _ in found}
+    for form, found in rewritten.items():
+        print(f"rewritten {form}: {len(found)} of {len(absent)} = {len(found) / max(1, len(absent)):.2f}")
+    print(f"rewritten either way: {len(either)} of {len(absent)} = {len(either) / max(1, len(absent)):.2f}: {', '.join(sorted(either))}")
 
 
 if __name__ == "__main__":

@@ -180,6 +180,9 @@ class RankingSettings:
     )
     two_typos_min_length: int = _doc("... and by two edits only from this length; a correction that is not sure is offered as 'Did you mean'.", 9)
     split_min_part: int = _doc("... and split in two words only when each has this many letters.", 3)
+    corrected_completion_min_docs: int = _doc(
+        "An unfinished last word whose start is corrected is completed in the reader's place only into a word this many documents hold.", 3
+    )
     relevance_weight: float = _doc("BM25's scale inside a tier: breaks ties without crossing tiers.", 0.01)
 
 

@@ -38,12 +38,30 @@ def test_edits_counts_a_swap_as_one():
     assert (edits("pyhton", "python"), edits("godot", "good"), edits("a", "a")) == (1, 2, 0)
 
 
-def test_sure_rewrite_judges_only_absent_words_and_not_the_unfinished_one():
+def test_sure_rewrite_judges_only_absent_words():
     absent = lambda word: word in {"cobol", "nuxt", "firefix"}  # noqa: E731
     assert not sure_rewrite("cobol tips", "cool tips", absent=absent, unfinished=False, **LIMITS)
     assert sure_rewrite("cobol tips", "cool tips", absent=lambda w: False, unfinished=False, **LIMITS)
     assert sure_rewrite("firefix tips", "firefox tips", absent=absent, unfinished=False, **LIMITS)
-    assert sure_rewrite("tips nuxt", "tips next", absent=absent, unfinished=True, **LIMITS)  # a completion's business
+
+
+@pytest.mark.parametrize(
+    ("typed", "corrected", "ok"),
+    [
+        ("tips firef", "tips firefox", True),  # a completion: what was typed starts it
+        ("tips firfo", "tips firefox", True),  # a letter dropped in the start of "firefox"
+        ("mozila firef", "mozilla firefox", True),
+        ("kotlin", "hotlink", False),  # pressed Enter after a real word: no start of "hotlink"
+        ("tips nuxt", "tips next", False),
+        ("cobol", "cool", False),
+        ("cobol", "cobos", False),  # not "cobo" (the last typed letter a stray key) completed
+        ("godot", "godofgrunts", False),  # a corrected start, completed into a word of one post
+    ],
+)
+def test_an_unfinished_last_word_is_judged_by_the_start_of_its_correction(typed, corrected, ok):
+    absent = lambda word: word in {"firef", "firfo", "firfi", "mozila", "kotlin", "nuxt", "cobol", "godot"}  # noqa: E731
+    held = {"firefox": 40, "godofgrunts": 1, "mozilla": 30}.get
+    assert sure_rewrite(typed, corrected, absent=absent, unfinished=True, held=lambda w: held(w, 0), completion_min_docs=3, **LIMITS) is ok
 
 
 def test_a_split_is_sure_when_both_halves_are_words():

@@ -75,12 +75,38 @@ def _sure_pair(typed: str, corrected: str, *, weak_min_length: int, two_min_leng
     return sure(typed, corrected, weak_min_length=weak_min_length, two_min_length=two_min_length)
 
 
-def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, **limits) -> bool:
+def _sure_start(typed: str, corrected: str, **limits) -> bool:
+    """Whether an unfinished word's correction is sure: some start of it, one letter shorter to
+    one longer than what was typed, is a sure correction of it ("firfo": firefo, so "firefox";
+    "firef" starts "firefox"). A reader pressing Enter after "kotlin" has not typed the start of
+    "hotlink" (a first letter changed), so the page does not show it in their place."""
+    if " " in corrected:
+        return _sure_pair(typed, corrected, **limits)
+    n = len(typed)
+    # As long as what was typed or one letter longer (a letter dropped): never shorter, which would
+    # read the last typed letter as a stray key and complete past it ("cobol": cobo, "cobos").
+    return any(_sure_pair(typed, corrected[:k], **limits) for k in range(n, min(len(corrected), n + 1) + 1))
+
+
+def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=None, completion_min_docs: int = 0, **limits) -> bool:
     """Whether every word a correction changes is a sure one. Only words the index lacks
-    (`absent(word)`) are judged; the unfinished last word (a completion) and words that do not
-    pair up are left to the typo model as before. `limits`: _sure_pair()'s."""
+    (`absent(word)`) are judged, an unfinished last word by its start (`_sure_start`); words that
+    do not pair up are left to the typo model as before. A corrected start completed into a word
+    of fewer than `completion_min_docs` documents (`held(word)`) is no sure guess of what the reader
+    is typing ("godot": godof, a one-post "godofgrunts"). `limits`: _sure_pair()'s."""
     pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
     if pairs is None:
         return True
-    judged = pairs[:-1] if unfinished else pairs
-    return all(x.lower() == y.lower() or not absent(x) or _sure_pair(x, y, **limits) for x, y in judged)
+    last = len(pairs) - 1
+
+    def ok(i: int, x: str, y: str) -> bool:
+        x, y = x.lower(), y.lower()
+        if x == y or not absent(x):
+            return True
+        if not (unfinished and i == last):
+            return _sure_pair(x, y, **limits)
+        if not _sure_start(x, y, **limits):
+            return False
+        return y.startswith(x) or " " in y or held is None or held(y) >= completion_min_docs
+
+    return all(ok(i, x, y) for i, (x, y) in enumerate(pairs))

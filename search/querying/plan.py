@@ -205,7 +205,7 @@ def merged(first: tuple[dict, dict], second: tuple[dict, dict]) -> tuple[dict, d
     return suggest, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
 
 
-def sure_only(alts: list[Alternative], *, absent, completing: bool, cfg: SearchSettings) -> tuple[list[Alternative], str]:
+def sure_only(alts: list[Alternative], *, absent, completing: bool, cfg: SearchSettings, held=None) -> tuple[list[Alternative], str]:
     """The alternatives whose corrections are sure (search/querying/confidence.py), and the best
     one dropped (offered as "Did you mean ...?" when none is kept; else empty)."""
     ranking = cfg.ranking
@@ -215,6 +215,8 @@ def sure_only(alts: list[Alternative], *, absent, completing: bool, cfg: SearchS
             typed,
             alt.text,
             absent=absent,
+            held=held,
+            completion_min_docs=ranking.corrected_completion_min_docs,
             unfinished=completing,
             weak_min_length=ranking.weak_typo_min_length,
             two_min_length=ranking.two_typos_min_length,

@@ -320,7 +320,8 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         aggregations = plan.with_known(query, aggregations, unknown, min_docs=cfg.ranking.known_word_min_docs)
         result.alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing, last_present=last_present)
         absent = lambda word: dictionary is None or dictionary.counts(word) is None  # noqa: E731
-        result.alternatives, unsure = plan.sure_only(result.alternatives, absent=absent, completing=result.completing, cfg=cfg)
+        held = None if dictionary is None else lambda word: vocabulary.documents_holding(dictionary.counts(word) or vocabulary.NO_COUNTS)  # noqa: E731
+        result.alternatives, unsure = plan.sure_only(result.alternatives, absent=absent, held=held, completing=result.completing, cfg=cfg)
         result.did_you_mean = result.parsed.showing(unsure) if unsure else ""
     else:  # nothing can be corrected
         result.alternatives = plan.typed(query, cfg)
