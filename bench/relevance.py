@@ -154,6 +154,7 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=0, help="print N sample queries per kind")
     parser.add_argument("--only", choices=list(SYSTEMS), action="append", help="measure only these systems")
     parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when the never-worse gate fails")
+    parser.add_argument("--misses", action="append", default=[], metavar="KIND", help="list this search's misses at rank 1 of KIND (repeatable)")
     parser.add_argument(
         "--synonym",
         action="append",
@@ -224,6 +225,9 @@ def run_seeds(args, systems, stems, posts) -> int:
             continue
         ranks: dict = {}
         print(table(evaluate(queries, systems, ranks=ranks), kinds))
+        for q in (q for q in queries if q.kind in args.misses and ranks.get(("this search", q.text)) != 1):
+            r, rank = search(q.text, use_cache=False), ranks.get(("this search", q.text))
+            print(f"  miss {q.kind}: {q.text!r} meant {q.correct!r}: rank {rank}, showing {r.showing_for!r}, did you mean {r.did_you_mean!r}")
         worse = gate(queries, ranks)
         regressions += len(worse)
         print(

@@ -28,6 +28,8 @@ def test_real_words_are_not_sure_typos(typed, candidate):
         ("seperate", "separate"),  # a vowel for a vowel, in a long word
         ("definately", "definitely"),
         ("accomodate", "accommodate"),
+        ("ocassion", "occasion"),  # one letter doubled, another not: two edits, but the common kind
+        ("tommorow", "tomorrow"),
     ],
 )
 def test_typos_people_make_are_sure(typed, candidate):

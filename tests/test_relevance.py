@@ -90,13 +90,15 @@ def blog(build_index):
 
 
 def test_equal_corrections_are_decided_by_the_other_words(blog):
-    # "mable" is one substitution from both "table" and "cable"; "table" is the more frequent.
-    alone = search("mable", use_cache=False)
+    # "able" is one dropped letter from both "table" and "cable"; "table" is the more frequent.
+    # ("mable", one substitution from both, is no sure correction of either: its first letter for a
+    # key far from it, issue 36; it is offered as "Did you mean", searched as typed.)
+    alone = search("able", use_cache=False)
     assert [a.text for a in alone.alternatives[1:3]] == ["table", "cable"]
     assert alone.hits[0].title.startswith("Table tennis notes")
-    # With "modem" only "cable modem" is a phrase of the blog: that is what the reader meant. (A
-    # finished "mable" is no sure correction: its first letter for a key far from it, issue 36;
-    # "able" is one dropped letter from both.)
+    mable = search("mable", use_cache=False)
+    assert (len(mable.alternatives), mable.did_you_mean) == (1, "table")
+    # With "modem" only "cable modem" is a phrase of the blog: that is what the reader meant.
     hit, result = top("able modem")
     assert hit.title == "Cable modem setup"
     assert result.showing_for == "cable modem"

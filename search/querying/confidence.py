@@ -11,7 +11,8 @@ by such an edit, or, in a longer word, one other edit:
   letter doubled or an extra key next to its neighbour.
 - weak: any other letter in place of one (a vowel for a vowel included), a stray extra letter;
   accepted from `weak_typo_min_length` letters, never at the first letter ("xamarin": "tamarin").
-- two edits from `two_typos_min_length` letters; more never.
+- two edits from `two_typos_min_length` letters, or when both double or undouble a letter
+  ("ocassion", "tommorow"); more never.
 - a word split in two ("hotwire": hot wire) when each half has `split_min_part` letters ("godot"
   is not "go dot", "pyright" not "py right").
 
@@ -30,6 +31,11 @@ def _adjacent(a: str, b: str) -> bool:
 
 # The dictionary's own distance (an adjacent swap is one edit): one definition of it.
 edits = osa
+
+
+def _single(word: str) -> str:
+    """The word with each run of one letter written once ("occasion" -> "ocasion")."""
+    return "".join(ch for i, ch in enumerate(word) if i == 0 or word[i - 1] != ch)
 
 
 def _one_edit(typed: str, candidate: str) -> tuple[bool, int]:
@@ -52,7 +58,9 @@ def sure(typed: str, candidate: str, *, weak_min_length: int, two_min_length: in
     if n == 0:
         return True
     if n > 1:
-        return n == 2 and len(typed) >= two_min_length
+        # Two edits from `two_min_length` letters, or at any length when both double or undouble a
+        # letter, the misspelling people make most ("ocassion", "tommorow").
+        return n == 2 and (len(typed) >= two_min_length or _single(typed) == _single(candidate))
     strong, at = _one_edit(typed, candidate)
     return strong or (len(typed) >= weak_min_length and at > 0)
 
@@ -103,10 +111,13 @@ def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=N
         x, y = x.lower(), y.lower()
         if x == y or not absent(x):
             return True
-        if not (unfinished and i == last):
-            return _sure_pair(x, y, **limits)
-        if not _sure_start(x, y, **limits):
+        if _sure_pair(x, y, **limits):  # a sure correction of the word as typed
+            return True
+        if not (unfinished and i == last) or " " in y:
             return False
-        return y.startswith(x) or " " in y or held is None or held(y) >= completion_min_docs
+        if y.startswith(x):  # a completion of what was typed
+            return True
+        # A completion of a corrected start: only into a word enough documents hold.
+        return _sure_start(x, y, **limits) and (held is None or held(y) >= completion_min_docs)
 
     return all(ok(i, x, y) for i, (x, y) in enumerate(pairs))
