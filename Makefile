@@ -115,11 +115,13 @@ compose-check:
 clean: stop
 	rm -rf .state $(VENV)
 
-# Complete queries (two seeds, every system) and as-you-type queries; both fail on a never-worse
-# regression of a correctly spelled or complete word.
+# Complete queries (two seeds, every system), as-you-type queries and the reader's syntax (quoted
+# phrases, -exclusions, c#, versions); each fails on a never-worse regression: a correctly spelled
+# or complete word, or a syntax case done worse than simple_query_string.
 relevance: setup
 	$(PY) bench/relevance.py --fail-on-regression
 	$(PY) bench/asyoutype.py --fail-on-regression
+	$(PY) bench/syntax_relevance.py --fail-on-regression
 
 # The same relevance run on the corpus grown 10x (its own database and index prefix).
 relevance-scale: setup

@@ -1,5 +1,6 @@
 """The searches ours is measured against (the relevance and load benchmarks): no typo handling,
-Elasticsearch's own `fuzziness: AUTO`, and PostgreSQL full-text search on the same data.
+Elasticsearch's own `fuzziness: AUTO` and `simple_query_string` (the reader's syntax), and
+PostgreSQL full-text search on the same data.
 
 They return post ids best first, plus the total, so the benchmarks compare like with like. Not
 part of the product: bench/views.py serves them only when SEARCH["BASELINE_VIEWS"] is on.
@@ -57,6 +58,23 @@ def bool_prefix(query: str, *, size: int = 10, fuzzy: bool = False, client=None)
     response = (client or get_client()).search(index=f"{alias_name('posts')},{alias_name('comments')}", **body).body
     ids = [h["_source"]["post_id"] if h["_source"].get("doc_type") == "post" else None for h in response["hits"]["hits"]]
     return ids, response["hits"]["total"]["value"]
+
+
+def simple_query_string(query: str, *, size: int = 10, client=None) -> tuple[list[int], int]:
+    """Elasticsearch's own query syntax for readers (`"phrases"`, `-exclusions`): `simple_query_string`
+    on the searched fields (title 2x), every word required (default_operator and), one entry per
+    post (collapsed on post_id: a post found through a comment counts as the post, at the rank of
+    its best document, as ours). Post ids best first, and the number of posts."""
+    clause = {"query": query, "fields": [f"{SEARCHED_FIELDS[0]}^2", *SEARCHED_FIELDS[1:]], "default_operator": "and"}
+    body = {
+        "query": {"bool": {"must": {"simple_query_string": clause}, "filter": [{"range": {"pub_date": {"lte": "now/m"}}}]}},
+        "size": size,
+        "_source": ["post_id"],
+        "collapse": {"field": "post_id"},
+        "aggs": {"posts": {"cardinality": {"field": "post_id"}}},
+    }
+    response = (client or get_client()).search(index=f"{alias_name('posts')},{alias_name('comments')}", **body).body
+    return [h["_source"]["post_id"] for h in response["hits"]["hits"]], response["aggregations"]["posts"]["value"]
 
 
 def multi_match_hits(query: str, *, size: int = 10, fuzzy: bool = False, snippets: bool = True) -> tuple[list[dict], int]:
