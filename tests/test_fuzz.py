@@ -61,6 +61,19 @@ SYNTAX = [
     "firefix",
     "jekyl",
     "staticman",
+    # The reader's syntax (search/querying/syntax.py) and the symbol words (search/symbols.py).
+    '"going evented"',
+    '-"a phrase"',
+    "-java",
+    "\u2212java",
+    "\u201cquoted\u201d",
+    "c#",
+    "C++",
+    "-c#",
+    ".net",
+    "f#",
+    "c++11",
+    '"c# intro',
 ]
 PIECES = st.one_of(
     st.text(alphabet=st.characters(codec=None, exclude_categories=("Cs",)), max_size=60),
