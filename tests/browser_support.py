@@ -72,6 +72,15 @@ def new_page(browser, **context_options):
     return page, console
 
 
+def log_in(page, url, user):
+    """Signs `user` (password "password") into the admin in this page."""
+    page.goto(url + "/admin/login/")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", "password")
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/")
+
+
 @pytest.fixture
 def page(browser):
     page, console = new_page(browser)
