@@ -15,6 +15,7 @@ from tests.factories import make_comment, make_post
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parent / "screenshots"
+AXE_OPTIONS = {"resultTypes": ["violations"]}
 
 # Runs before any page script, outside the page's CSP (Playwright injects it through the protocol).
 RECORD_CSP_VIOLATIONS = """
@@ -70,6 +71,24 @@ def new_page(browser, **context_options):
     console = []  # also catches violations on pages the test has navigated away from
     page.on("console", lambda msg: console.append(msg.text) if "Content Security Policy" in msg.text else None)
     return page, console
+
+
+def violations(page) -> list[str]:
+    """axe-core's violations on the page as it is now, one readable line each (axe-core ships
+    inside axe-playwright-python: nothing is fetched)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options=AXE_OPTIONS)
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']]}" for v in results.response["violations"]]
+
+
+def log_in(page, url, user):
+    """Signs `user` (password "password") into the admin in this page."""
+    page.goto(url + "/admin/login/")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", "password")
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/")
 
 
 @pytest.fixture

@@ -6,17 +6,10 @@ enables by default: WCAG 2.0-2.2 A and AA and the best practices. Each page is c
 """
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+
+from tests.browser_support import log_in, violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-AXE_OPTIONS = {"resultTypes": ["violations"]}
-
-
-def violations(page) -> list[str]:
-    """axe's violations on the page as it is now, one readable line each."""
-    results = Axe().run(page, options=AXE_OPTIONS)
-    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']]}" for v in results.response["violations"]]
 
 
 def check(page, url: str, h1: str) -> list[str]:
@@ -61,7 +54,9 @@ def test_results_pages_say_what_they_show(page, site):
     assert page.locator(".facets h2").all_inner_texts() == ["Tags", "Year"]
 
 
-def test_open_instant_results_have_no_axe_violations(page, site):
+@pytest.mark.parametrize("width", [1280, 375])
+def test_open_instant_results_have_no_axe_violations(page, site, width):
+    page.set_viewport_size({"width": width, "height": 900})
     page.goto(site["url"] + "/")
     page.fill("#search-input", "firefix")
     page.locator("#instant-listbox [role=option]").first.wait_for(state="visible")
@@ -70,7 +65,9 @@ def test_open_instant_results_have_no_axe_violations(page, site):
     assert violations(page) == []
 
 
-def test_search_unavailable_page_has_no_axe_violations(page, site, request):
+@pytest.mark.parametrize("width", [1280, 375])
+def test_search_unavailable_page_has_no_axe_violations(page, site, request, width):
+    page.set_viewport_size({"width": width, "height": 900})
     request.getfixturevalue("es_down")  # after the index is built: Elasticsearch unreachable now
     response = page.goto(site["url"] + "/search/?q=firefox")
     assert response.status == 503
@@ -88,11 +85,7 @@ def test_search_report_has_no_axe_violations(page, site, admin_user, width):
     for q in ("firefix", "qwxzv plokij"):
         page.goto(f"{url}/search/?q={q}")
     buffer.flush()
-    page.goto(url + "/admin/login/")
-    page.fill("#id_username", admin_user.username)
-    page.fill("#id_password", "password")
-    page.click("input[type=submit]")
-    page.wait_for_url("**/admin/")
+    log_in(page, url, admin_user)
     found = {
         "report with data": check(page, url + "/admin/insights/searchlog/report/", "Search report"),
         "empty report": check(page, url + "/admin/insights/searchlog/report/?first=2020-01-01&last=2020-01-07", "Search report"),

@@ -9,7 +9,7 @@ import pytest
 
 from insights.buffer import buffer
 from insights.models import SearchClick, SearchLog
-from tests.browser_support import SHOTS
+from tests.browser_support import SHOTS, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,14 +21,6 @@ def wait_for(condition, timeout: float = 10.0):
     while not condition() and time.monotonic() < deadline:
         time.sleep(0.05)
     return condition()
-
-
-def log_in(page, url, user):
-    page.goto(url + "/admin/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", "password")
-    page.click("input[type=submit]")
-    page.wait_for_url("**/admin/")
 
 
 def test_typed_query_opened_result_and_the_report(page, site, admin_user):
