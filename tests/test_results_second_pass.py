@@ -60,6 +60,31 @@ def test_counts_describe_the_spelling_the_page_stands_for(page, blog):
     assert "safety" not in right_facets and "home" not in right_facets
 
 
+def listed_titles(page, url: str) -> list[str]:
+    """Every title the pages of a search list, following "Next" to the last page."""
+    titles = []
+    page.goto(url)
+    while True:
+        titles += page.locator("ol.results > li > a[data-position]").all_inner_texts()
+        following = page.locator("a[rel=next]")
+        if not following.count():
+            return titles
+        with page.expect_navigation():
+            following.first.click()
+
+
+def test_every_post_listed_is_reachable_through_the_pager(page, blog, settings):
+    """The list holds the posts of the page's spelling and, marked, those only a weaker spelling
+    found, in one order: the pager must reach them all. It counted the page's spelling only, and
+    the last of "firefox extension"'s own posts were on a page no link led to."""
+    settings.SEARCH = {**settings.SEARCH, "PAGE_SIZE": 3}
+    right = set(listed_titles(page, blog["url"] + "/search/?q=firefox+extension"))
+    assert len(right) == count(page)
+    found = listed_titles(page, blog["url"] + "/search/?q=firefix+extnsion")
+    others = int(page.locator("#others-count").inner_text())
+    assert right <= set(found) and len(found) == len(set(found)) == len(right) + others and others > 0
+
+
 def test_a_hit_of_another_spelling_is_marked(page, blog):
     """A hit only a weaker spelling found says which, on the page of its spelling and when a filter
     puts it first; the page's own hits carry no such mark."""

@@ -21,7 +21,7 @@ A correction that is not sure is not searched; the page offers it as "Did you me
 
 from search.querying.candidates import osa
 from search.querying.suggestions import _KEY
-from search.words import words
+from search.words import key_word, words
 
 
 def _adjacent(a: str, b: str) -> bool:
@@ -108,9 +108,9 @@ def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=N
     last = len(pairs) - 1
 
     def ok(i: int, x: str, y: str) -> bool:
-        x, y = x.lower(), y.lower()
-        if x == y or not absent(x):
+        if x.lower() == y.lower() or not absent(x):
             return True
+        x, y = key_word(x), key_word(y)  # as the analyzers fold them: "extensón" is "extenson"
         if _sure_pair(x, y, **limits):  # a sure correction of the word as typed
             return True
         if not (unfinished and i == last) or " " in y:

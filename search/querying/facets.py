@@ -71,11 +71,13 @@ def aggregations(filters: Filters, *, facets: bool, top_tags: int, spellings: di
     """The number of matching posts (always: pages count posts), and with `facets` the tag and
     year counts (the results page only; never the instant requests). With `spellings` (a filter
     per spelling, groups.filters()) each is counted apart, so the page counts only the posts of
-    the spelling it stands for. With `top`, the best hit before the filters (aggregations see the
-    query, not the `post_filter`): what the query means never depends on a filter, an order or a
-    page."""
+    the spelling it stands for, and the posts of all of them are counted too: the pages list
+    those. With `top`, the best hit before the filters (aggregations see the query, not the
+    `post_filter`): what the query means never depends on a filter, an order or a page."""
     counts = _counts(filters, facets=facets, top_tags=top_tags)
     aggs = {SPELLINGS: {"filters": {"filters": spellings}, "aggs": counts}} if spellings else counts
+    if spellings:  # and the posts of every spelling, which the list holds (the pages reach them all)
+        aggs[ENTRIES] = counts[ENTRIES]
     if top:
         aggs[TOP] = {"top_hits": {"size": 1, "_source": False}}
     return aggs

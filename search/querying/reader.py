@@ -19,6 +19,7 @@ class Reading(NamedTuple):
     showing_for: str
     spelling: str
     synonyms: tuple[str, ...] = ()
+    listed: int = 0  # the posts of every spelling, which the pages list (at least `total`)
 
 
 def total(response: dict, spelling: str | None = None) -> int:
@@ -122,4 +123,6 @@ def read(response: dict, alternatives: list[Alternative], *, by_date: bool = Fal
             source = alt.synonym_of or alt.text
             showing_for = "" if source == alternatives[0].text else source
     hits = [_label(entry(h), h, alternatives, spelling) for h in raw_hits]
-    return Reading(hits, total(response, spelling), strategy, showing_for, spelling, _synonyms(raw_hits, alternatives))
+    counted = total(response, spelling)
+    every = facets.total(response.get("aggregations", {}))  # the posts of every spelling, when counted apart
+    return Reading(hits, counted, strategy, showing_for, spelling, _synonyms(raw_hits, alternatives), max(counted, every or 0))

@@ -121,6 +121,7 @@ def pack(result) -> tuple:
         None if result.facets is None else (tuple(result.facets.tags), tuple(result.facets.years)),
         result.synonyms,
         result.did_you_mean,
+        result.listed,
     )
 
 
@@ -141,4 +142,5 @@ def unpack(value: tuple) -> dict:
         facets=None if counts is None else Facets(tags=list(counts[0]), years=list(counts[1])),
         synonyms=synonyms,
         did_you_mean=rest[0] if rest else "",
+        listed=rest[1] if len(rest) > 1 else total,
     )

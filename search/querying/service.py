@@ -69,6 +69,7 @@ class SearchResult:
     boosts: list[dict] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
     total: int = 0
+    listed: int = 0  # the posts of every spelling searched, which the pages list (reader.Reading)
     took_ms: int = 0
     elapsed_ms: float = 0.0
     round_trips: int = 0
@@ -88,13 +89,19 @@ class SearchResult:
     did_you_mean: str = ""  # the best correction not sure enough to search for (search/querying/confidence.py)
 
     @property
+    def others(self) -> int:
+        """Posts the list holds beyond `total`: found only through another spelling (marked so)."""
+        return max(0, self.listed - self.total)
+
+    @property
     def num_pages(self) -> int:
-        return max(1, -(-min(self.total, conf.get().serving.max_page * self.page_size) // self.page_size))
+        """Pages of every post listed (`total` and `others`): each reachable through the pager."""
+        return max(1, -(-min(self.total + self.others, conf.get().serving.max_page * self.page_size) // self.page_size))
 
     @property
     def cut(self) -> bool:
         """More results than the pages a reader may open (serving.max_page)."""
-        return self.total > conf.get().serving.max_page * self.page_size
+        return self.total + self.others > conf.get().serving.max_page * self.page_size
 
     @property
     def past_the_end(self) -> bool:
@@ -117,6 +124,7 @@ class SearchResult:
             "strategy": self.strategy,
             "search_terms": self.search_terms,
             "total": self.total,
+            "others": self.others,
             "took_ms": self.took_ms,
             "page": self.page,
             "showing_for": self.showing_for,
@@ -388,6 +396,7 @@ def _read(result: SearchResult, response: dict) -> None:
     result.boosts = boosts(result.alternatives, tiers=conf.get().ranking.tiers)
     found = reader.read(response, result.alternatives, by_date=result.sort != RELEVANCE)
     result.hits, result.total, result.strategy, result.synonyms = found.hits, found.total, found.strategy, found.synonyms
+    result.listed = found.listed
     result.showing_for = result.parsed.showing(found.showing_for) if found.showing_for else ""  # the phrases as quoted
     # The facets of the spelling the page stands for (search/querying/groups.py).
     result.facets = facets.read(facets.scope(response.get("aggregations", {}), found.spelling), result.filters)
