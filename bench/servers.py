@@ -97,6 +97,30 @@ def start_redis(port: int) -> subprocess.Popen:
     raise ServerError(f"redis-server did not listen on port {port}")
 
 
+def worker_pids(proc: subprocess.Popen) -> list[int]:
+    """The processes whose parent is `proc` (gunicorn's master: its workers), from /proc."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+        except OSError:  # it exited meanwhile
+            continue
+        if int(fields.get("PPid", "0")) == proc.pid:
+            found.append(int(status.parent.name))
+    return sorted(found)
+
+
+def rss_kib(pid: int) -> int | None:
+    """The process's resident set (VmRSS of /proc/<pid>/status) in KiB, None once it has exited."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
 def stop_process_group(proc: subprocess.Popen, *, timeout: float = 30) -> None:
     """SIGTERM the process group we started (gunicorn's master and its workers), then wait."""
     if proc.poll() is None:

@@ -1,0 +1,105 @@
+"""The load benchmark's gates (bench/gates.py): pure, plain dicts, no service."""
+
+import pytest
+
+from bench import gates
+from bench.load import CANDIDATES
+
+TABLE = """
+<!-- gates: begin -->
+| gate | this search | against | statistic | recorded | fails when |
+| --- | --- | --- | --- | --- | --- |
+| misspelled, p50 | this search, misspelled | multi_match, misspelled | p50 | 4.00x | +10% |
+| misspelled, p99 | this search, misspelled | multi_match, misspelled | p99 | 3.00x | +10% |
+| cached | this search, one cached query | hello | rps | 0.65x | >= 0.6x |
+<!-- gates: end -->
+"""
+
+
+def rounds(*values: dict) -> list[dict]:
+    return [{"p50": 10.0, "p99": 20.0, "rps": 1000.0, **v} for v in values]
+
+
+def results(*, p50: float = 40.0, p99: float = 60.0, rps: float = 650.0) -> dict:
+    """One round each: this search's misspelled p50 and p99 against multi_match's 10 and 20 ms,
+    the cached query's requests/s against hello-world's 1000."""
+    return {
+        "this search, misspelled": rounds({"p50": p50, "p99": p99}),
+        "multi_match, misspelled": rounds({}),
+        "this search, one cached query": rounds({"rps": rps}),
+        "hello": rounds({}),
+    }
+
+
+def failed(found: dict) -> list[str]:
+    return [v.gate.name for v in gates.check(gates.parse(TABLE), found) if not v.passed]
+
+
+def test_the_table_gives_figures_limits_and_senses():
+    p50, p99, cached = gates.parse(TABLE)
+    assert (p50.stat, p50.recorded, p50.sense) == ("p50", 4.0, "<=") and p50.limit == pytest.approx(4.4)
+    assert p99.limit == pytest.approx(3.3)
+    assert (cached.stat, cached.recorded, cached.limit, cached.sense) == ("rps", 0.65, 0.6, ">=")
+
+
+def test_passes_at_the_recorded_figures():
+    assert failed(results()) == []
+
+
+def test_passes_up_to_ten_percent_above_and_fails_beyond():
+    assert failed(results(p50=43.9, p99=65.9)) == []
+    assert failed(results(p50=44.5)) == ["misspelled, p50"]
+    assert failed(results(p99=66.5)) == ["misspelled, p99"]
+
+
+def test_the_cached_query_has_a_floor_not_a_margin():
+    assert failed(results(rps=600.0)) == []  # 8% under the figure, at the floor
+    assert failed(results(rps=590.0)) == ["cached"]
+    assert failed(results(rps=2000.0)) == []  # faster is never a failure
+
+
+def test_a_ratio_is_the_median_of_the_rounds():
+    found = results()
+    found["this search, misspelled"] = rounds({"p50": 30.0}, {"p50": 50.0}, {"p50": 42.0})
+    found["multi_match, misspelled"] = rounds({}, {}, {})
+    (verdict,) = [v for v in gates.check(gates.parse(TABLE), found) if v.gate.name == "misspelled, p50"]
+    assert verdict.rounds == (3.0, 5.0, 4.2) and verdict.value == pytest.approx(4.2) and verdict.passed
+
+
+def test_only_the_candidates_run_are_gated():
+    cached_only = {k: v for k, v in results(p50=99.0).items() if k in ("this search, one cached query", "hello")}
+    assert [v.gate.name for v in gates.check(gates.parse(TABLE), cached_only)] == ["cached"]
+    assert gates.check(gates.parse(TABLE), {"this search, misspelled": rounds({})}) == []
+
+
+def test_a_failure_says_what_failed_its_value_the_figure_and_the_limit():
+    (verdict,) = [v for v in gates.check(gates.parse(TABLE), results(p50=50.0)) if not v.passed]
+    assert verdict.line() == "FAIL misspelled, p50: measured 5.00x, recorded 4.00x, limit <= 4.40x (rounds: 5.00)"
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "| a | b | c | p75 | 2.00x | +10% |",
+        "| a | b | c | p50 | 2.00 | +10% |",
+        "| a | b | c | p50 | 2.00x | 10% |",
+        "| a | b | c | p50 | 2.00x |",
+    ],
+)
+def test_a_malformed_row_is_refused(row):
+    with pytest.raises(ValueError):
+        gates.parse(f"{gates.BEGIN} -->\n| h |\n| --- |\n{row}\n{gates.END} -->")
+
+
+def test_the_recorded_table_gates_what_issue_40_asks_with_candidates_of_the_benchmark():
+    """docs/benchmarks.md's gates: each pair one bench/load.py runs; p50 and p99 of the three kinds
+    of fresh query against multi_match, and the cached query's floor (the figures are the table's)."""
+    recorded = gates.recorded()
+    labels = {c[0] for c in CANDIDATES}
+    assert all(g.top in labels and g.bottom in labels for g in recorded)
+    gated = {(g.top, g.bottom, g.stat) for g in recorded}
+    for kind in ("correctly spelled", "misspelled", "keystroke"):
+        assert {(f"this search, {kind}", f"multi_match, {kind}", stat) for stat in ("p50", "p99")} <= gated
+    (cached,) = [g for g in recorded if g.stat == "rps"]
+    assert (cached.top, cached.bottom, cached.limit, cached.sense) == ("this search, one cached query", CANDIDATES[0][0], 0.6, ">=")
+    assert all(g.limit == pytest.approx(g.recorded * 1.1) for g in recorded if g.sense == "<=")
