@@ -8,12 +8,35 @@ its values to memory-mapped files there, /metrics merges them (search/metrics_se
 The master sets it here (a fresh private directory unless the environment names one), empties
 its files at start (stale ones of an earlier run would add up too), and tells prometheus_client when a
 worker exits, so that its gauges leave the live figures (its counters stay in the sums).
+
+Memory: glibc's malloc gives every thread that allocates an arena of its own (up to 8 per core),
+and memory freed in one stays there. A gthread worker's request threads, its LISTEN thread and
+the search log's flusher each had one: limited to 2 arenas per process (set in the master before
+it forks, so every worker inherits it), a worker held ~2 MB less after the load benchmark
+(docs/benchmarks.md#memory). Not glibc (musl, macOS): nothing to set.
 """
 
+import ctypes
+import ctypes.util
 import glob
 import os
 import shutil
 import tempfile
+
+MALLOC_ARENAS = 2
+_M_ARENA_MAX = -8  # glibc's malloc.h
+
+
+def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
+    """mallopt(M_ARENA_MAX, arenas) when the C library is glibc; whether it was set."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return bool(libc.gnu_get_libc_version and libc.mallopt(_M_ARENA_MAX, arenas))
+    except (OSError, AttributeError):  # not glibc: no such functions
+        return False
+
+
+limit_malloc_arenas()
 
 _OWN = None  # the directory made here, removed at exit (one named by the environment is kept)
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):

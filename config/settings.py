@@ -97,9 +97,18 @@ REDIS_CACHE_OPTIONS = {"socket_timeout": 0.1, "socket_connect_timeout": 0.1}
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "OPTIONS": REDIS_CACHE_OPTIONS}}
 else:
-    # Django's default of 300 entries is too few: a day's distinct queries plus their words would
-    # be culled over and over (each result is a compact tuple, so 20,000 stay small).
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "blogsearch", "OPTIONS": {"MAX_ENTRIES": 20000}}}
+    # Bounded in bytes (search/localcache.py), not only in entries: an answer is a 2-4 KB pickled
+    # tuple, and 20,000 of them grew every worker by ~65 MB (docs/benchmarks.md#memory). 4 MiB a
+    # worker holds ~1,200 answers (and words), each living SEARCH_CACHE_SECONDS (300 s): a few
+    # new queries a second per worker before a live answer is dropped, least recently used first.
+    # The entry bound is set high so that the bytes decide (Django's default of 300 would).
+    CACHES = {
+        "default": {
+            "BACKEND": "search.localcache.LocMemCache",
+            "LOCATION": "blogsearch",
+            "OPTIONS": {"MAX_ENTRIES": 20000, "MAX_BYTES": 4 * 2**20},
+        }
+    }
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

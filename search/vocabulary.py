@@ -38,7 +38,8 @@ except ImportError:  # pragma: no cover - exercised only on a checkout that skip
 log = logging.getLogger(__name__)
 
 FORMAT = "fst1"
-MEMO_SIZE = 256  # up to max_candidates results each: a few MB at most, even under nonsense queries
+MEMO_SIZE = 256  # lookups remembered (a query being typed: ~8 candidates each, 0.4 MB in all) ...
+MEMO_CANDIDATES = 8192  # ... and candidates (~1.5 MB): short nonsense words find up to 200 each (256 of them: 5 MB)
 NO_COUNTS = (0, 0, 0)
 
 
@@ -98,7 +99,7 @@ class Dictionary:
         key = (word, max_edits, prefix_length, limit)
         found = self.memo.get(key)
         if found is None:
-            if len(self.memo) >= MEMO_SIZE:
+            if len(self.memo) >= MEMO_SIZE or sum(map(len, self.memo.values())) >= MEMO_CANDIDATES:
                 self.memo.clear()
             found = self.memo[key] = self._within(word, max_edits, prefix_length, limit)
         return found

@@ -139,3 +139,16 @@ def test_an_unfinished_last_word_is_never_split():
     assert any(o.get("split") for o in split["title_terms"][0]["options"])
     kept, _ = candidates.suggest("underst", [0], known, options=SuggesterOptions(), limit=50, unsplit=0)
     assert not any(o.get("split") for entry in kept.values() for e in entry for o in e["options"])
+
+
+def test_the_lookup_memo_is_bounded_by_candidates_as_well_as_lookups(monkeypatch):
+    """Short nonsense words find many candidates each: the memo forgets before it holds more than
+    MEMO_CANDIDATES (plus one lookup's), and answers as the dictionary does."""
+    monkeypatch.setattr(vocabulary, "MEMO_CANDIDATES", 50)
+    letters = "abcde"
+    words = {a + b + c: (1, 1, 0) for a in letters for b in letters for c in letters}  # 125 words
+    dictionary = vocabulary.from_words(words)
+    for probe in ("abc", "bcd", "cde", "dea", "eab", "abc"):
+        found = dictionary.within(probe, 2, 0, 40)
+        assert found == dictionary._within(probe, 2, 0, 40)
+        assert sum(map(len, dictionary.memo.values())) <= 50 + 40

@@ -150,7 +150,7 @@ def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     return round(prev[m], 4)
 
 
-@functools.lru_cache(maxsize=16_384)  # pure; the words of a query being typed come back at every keystroke
+@functools.lru_cache(maxsize=4096)  # pure; the words of a query being typed come back at every keystroke (~1 MB full)
 def typo_score(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     """Like the term suggester's own score (1 - edits / length), with the typo model's costs.
 
