@@ -90,11 +90,21 @@ launch() {
   launch_node "$home" "$dir/config" "$dir/es.pid" "$dir/logs/console.log" || die "node-$n failed to start; see $dir/logs/$CLUSTER_NAME.log"
 }
 
-# Wait until the cluster has all its nodes and is green (or $1 = yellow).
+# Whether every node authenticates the superuser. A node of a new cluster answers the health
+# check (on another node) before it can read the security index ("failed to retrieve password
+# hash for reserved user [elastic]": a 401), and a client's first request may go to any node.
+all_authenticate() {
+  local n
+  for n in $(nodes); do
+    curl_admin "$(node_url "$n")/_security/_authenticate" -fsS -o /dev/null --max-time 5 2>/dev/null || return 1
+  done
+}
+
+# Wait until the cluster has all its nodes, is green (or $1 = yellow) and every node authenticates.
 wait_health() {
   local want="${1:-green}" started=$SECONDS
   while [ $((SECONDS - started)) -lt "$CLUSTER_WAIT_SECONDS" ]; do
-    if api "/_cluster/health?wait_for_status=$want&wait_for_nodes=$CLUSTER_NODES&timeout=2s" | grep -q '"timed_out":false'; then
+    if api "/_cluster/health?wait_for_status=$want&wait_for_nodes=$CLUSTER_NODES&timeout=2s" | grep -q '"timed_out":false' && all_authenticate; then
       log "cluster $CLUSTER_NAME is $want with $CLUSTER_NODES nodes at $(url)"; return 0
     fi
     for n in $(nodes); do
