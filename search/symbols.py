@@ -51,11 +51,16 @@ def pattern(word: str) -> str:
     return f"(?<![{_NEIGHBOUR}]){re.escape(word)}(?![{_NEIGHBOUR}])"
 
 
+def _longest_first(words: tuple[str, ...]) -> list[str]:
+    """The words lowercased, once each, longest first: a longer word is matched before one it holds."""
+    return sorted(dict.fromkeys(w.lower() for w in words), key=lambda w: (-len(w), w))
+
+
 def char_filters(words: tuple[str, ...]) -> list[dict]:
     """(name, definition) of the pattern_replace character filter of each word, longest first
     ("c++" before a configured "c+" would rewrite it)."""
     out = []
-    for word in sorted(dict.fromkeys(w.lower() for w in words), key=lambda w: (-len(w), w)):
+    for word in _longest_first(words):
         out.append(
             {
                 "name": f"symbol_{token(word)}",
@@ -73,8 +78,7 @@ def matcher(words: tuple[str, ...]) -> re.Pattern | None:
     """One pattern matching any of `words` as a whole word, longest first; None for none."""
     if not words:
         return None
-    ordered = sorted(dict.fromkeys(w.lower() for w in words), key=lambda w: (-len(w), w))
-    return re.compile("|".join(pattern(w) for w in ordered), re.IGNORECASE)
+    return re.compile("|".join(pattern(w) for w in _longest_first(words)), re.IGNORECASE)
 
 
 def is_symbol_word(word: str, words: tuple[str, ...]) -> bool:
