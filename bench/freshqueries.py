@@ -19,6 +19,7 @@ from pathlib import Path
 from bench.querygen import MECHANICAL, MIN_WORD, load_posts, tokens, typo
 
 MISSPELLED, CORRECT, KEYSTROKE = "misspelled", "correct", "keystroke"
+GIVE_UP = 200_000  # draws in a row that found nothing new
 
 
 def _windows(posts: list[dict], rng: random.Random):
@@ -49,7 +50,10 @@ def _keystrokes(posts: list[dict], rng: random.Random):
 
 
 def pool(corpus: Path, *, kind: str, size: int, seed: int = 20261122, posts: list[dict] | None = None) -> list[str]:
-    """`size` distinct queries of `kind` (MISSPELLED, CORRECT or KEYSTROKE)."""
+    """`size` distinct queries of `kind` (MISSPELLED, CORRECT or KEYSTROKE), or all there are: the
+    titles' keystroke states are finite (about 160,000 on the corpus), so once `GIVE_UP` drawn in a
+    row were all seen before the pool is returned short (the load benchmark then marks a candidate
+    that ran out of queries) instead of drawing forever."""
     if kind not in (MISSPELLED, CORRECT, KEYSTROKE):
         raise ValueError(kind)
     posts = posts if posts is not None else load_posts(corpus)
@@ -60,6 +64,7 @@ def pool(corpus: Path, *, kind: str, size: int, seed: int = 20261122, posts: lis
     rng = random.Random(f"{seed}:{kind}")
     seen: set[str] = set()
     out: list[str] = []
+    stale = 0
     for words in _keystrokes(posts, rng) if kind == KEYSTROKE else _windows(posts, rng):
         if len(out) >= size:
             break
@@ -78,6 +83,11 @@ def pool(corpus: Path, *, kind: str, size: int, seed: int = 20261122, posts: lis
         if text not in seen:
             seen.add(text)
             out.append(text)
+            stale = 0
+        else:
+            stale += 1
+            if stale >= GIVE_UP:
+                break
     return out
 
 

@@ -15,6 +15,8 @@ SCALE_CORPUS=".state/corpus-${FACTOR}x"
 $PY bench/grow_corpus.py --factor "$FACTOR" --out "$SCALE_CORPUS" >&2
 psql "${BASE_URL%/*}/postgres" -tAc "select 1 from pg_database where datname='$SCALE_DB'" | grep -q 1 \
   || psql "${BASE_URL%/*}/postgres" -qc "create database \"$SCALE_DB\"" >&2
+# The site's Elasticsearch user reaches only its roles' prefixes: both, this prefix and the grown one's.
+$PY manage.py search_security --prefix "${SEARCH_INDEX_PREFIX:-blog}" --prefix "$SCALE_PREFIX" >&2
 DATABASE_URL="$SCALE_URL" $PY manage.py migrate -v 0 >&2
 DATABASE_URL="$SCALE_URL" $PY manage.py import_corpus "$SCALE_CORPUS" --no-progress >&2
 DATABASE_URL="$SCALE_URL" SEARCH_INDEX_PREFIX="$SCALE_PREFIX" $PY manage.py reindex --if-missing --no-progress >&2

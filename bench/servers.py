@@ -26,7 +26,15 @@ def free_port() -> int:
 
 
 def start_gunicorn(
-    port: int, env: dict, *, workers: int, threads: int, wait: float = 20.0, log_path: Path | None = None, worker_connections: int | None = None
+    port: int,
+    env: dict,
+    *,
+    workers: int,
+    threads: int,
+    wait: float = 20.0,
+    log_path: Path | None = None,
+    worker_connections: int | None = None,
+    cwd: Path = ROOT,
 ) -> subprocess.Popen:
     """gunicorn (gthread) on 127.0.0.1:port; returns once /healthz answers 200. Its log (the app's
     warnings included) goes to `log_path`, by default a temporary file; the path is `proc.log_path`.
@@ -34,7 +42,8 @@ def start_gunicorn(
     `worker_connections` caps the connections one worker holds. A load generator opens its
     keep-alive connections in one burst, and a gthread worker accepts as many as it can: without a
     cap all of them may land on one worker, which then serves them on one core while the other
-    workers idle (bench/load.py says why it sets one)."""
+    workers idle (bench/load.py says why it sets one). `cwd`: the checkout whose code it serves
+    (bench/load.py --ref: an earlier commit's worktree)."""
     cmd = [
         sys.executable,
         "-m",
@@ -62,7 +71,7 @@ def start_gunicorn(
         os.close(fd)
         log_path = Path(name)
     with open(log_path, "ab") as log:  # a file, not a pipe nobody reads: a chatty server must never block
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
     proc.log_path = log_path
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
