@@ -20,7 +20,7 @@ export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
 export ELASTIC_PASSWORD ?= blogsearch-dev-elastic
 export ELASTICSEARCH_URL ?= http://blogsearch:blogsearch-dev-site@127.0.0.1:9200
 
-.PHONY: run test test-notebook test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale fuzz compose-check clean help
+.PHONY: run test test-notebook test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale bench-scale-cluster fuzz compose-check clean help
 
 help:
 	@echo "make run      set up and serve the site on the sample corpus at http://$(HOST):$(PORT)"
@@ -140,3 +140,8 @@ bench-load: setup
 bench-scale: setup
 	bash devservices/bench-tools.sh
 	bash bench/scale.sh
+
+# The same on the three-node dev cluster (starts it; `make cluster-stop` after). FACTOR=100 for issue 40's table.
+bench-scale-cluster: setup
+	bash devservices/bench-tools.sh
+	bash bench/scale_cluster.sh

@@ -11,6 +11,13 @@ BASE="$(es_base)"
 
 # The HTTP status a request without credentials gets (000: nothing answers).
 anonymous_status() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE/_cluster/health" 2>/dev/null || true; }
+# The native realm answers: a user lookup is 200 or 404, not 5xx. A restarted node reports yellow
+# and lets the superuser in (the bootstrap password) before its .security index has recovered;
+# meanwhile the site's user gets 401 "failed to retrieve password hash", so "up" waits for this.
+security_index_readable() {
+  local code; code="$(curl_admin "$BASE/_security/user/readiness-probe" -s -o /dev/null -w '%{http_code}' --max-time 5 2>/dev/null || true)"
+  [ "$code" = 200 ] || [ "$code" = 404 ]
+}
 es_up() { curl_admin "$BASE/_cluster/health" -fsS -o /dev/null --max-time 5 2>/dev/null; }
 
 # A node that answers on our port but not as we configure ours: say so rather than start another.
@@ -69,7 +76,7 @@ start() {
     launch_node "$home" "$home/config" "$pidfile" "$dir/logs/console.log" || die "Elasticsearch failed to start; see $dir/logs/blogsearch-dev.log"
   fi
   for _ in $(seq 1 180); do
-    if curl_admin "$BASE/_cluster/health?wait_for_status=yellow&timeout=1s" -fsS -o /dev/null 2>/dev/null; then
+    if curl_admin "$BASE/_cluster/health?wait_for_status=yellow&timeout=1s" -fsS -o /dev/null 2>/dev/null && security_index_readable; then
       log "Elasticsearch is up (pid $(cat "$pidfile"))"; return 0
     fi
     pid_alive "$(cat "$pidfile" 2>/dev/null || true)" || [ ! -f "$pidfile" ] || die "Elasticsearch exited; see $dir/logs/blogsearch-dev.log"
