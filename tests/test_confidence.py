@@ -58,11 +58,14 @@ def test_sure_rewrite_judges_only_absent_words():
         ("cobol", "cool", False),
         ("cobol", "cobos", False),  # not "cobo" (the last typed letter a stray key) completed
         ("godot", "godofgrunts", False),  # a corrected start, completed into a word of one post
+        ("beard spaarkl", "beard sparkle", True),  # a doubled letter: "sparkl" typed one letter long
+        ("twittt", "twitter", True),  # doubled at the end
+        ("cobbol", "cobos", False),  # the doubled letter is no stray key before a changed one
     ],
 )
 def test_an_unfinished_last_word_is_judged_by_the_start_of_its_correction(typed, corrected, ok):
-    absent = lambda word: word in {"firef", "firfo", "firfi", "mozila", "kotlin", "nuxt", "cobol", "godot"}  # noqa: E731
-    held = {"firefox": 40, "godofgrunts": 1, "mozilla": 30}.get
+    absent = lambda word: word in {"firef", "firfo", "firfi", "mozila", "kotlin", "nuxt", "cobol", "cobbol", "godot", "spaarkl", "twittt"}  # noqa: E731
+    held = {"firefox": 40, "godofgrunts": 1, "mozilla": 30, "sparkle": 5, "twitter": 50, "cobos": 5}.get
     assert sure_rewrite(typed, corrected, absent=absent, unfinished=True, held=lambda w: held(w, 0), completion_min_docs=3, **LIMITS) is ok
 
 

@@ -91,9 +91,14 @@ def _sure_start(typed: str, corrected: str, **limits) -> bool:
     if " " in corrected:
         return _sure_pair(typed, corrected, **limits)
     n = len(typed)
-    # As long as what was typed or one letter longer (a letter dropped): never shorter, which would
-    # read the last typed letter as a stray key and complete past it ("cobol": cobo, "cobos").
-    return any(_sure_pair(typed, corrected[:k], **limits) for k in range(n, min(len(corrected), n + 1) + 1))
+    # As long as what was typed or one letter longer (a letter dropped); shorter only by a doubled
+    # letter written once ("spaarkl": sparkl, so "sparkle"), the typo people make most. Never by
+    # any other letter, which would read the last typed one as a stray key and complete past it
+    # ("cobol": cobo, "cobos").
+    if any(_sure_pair(typed, corrected[:k], **limits) for k in range(n, min(len(corrected), n + 1) + 1)):
+        return True
+    start = corrected[: n - 1]
+    return len(start) == n - 1 and any(typed[i] == typed[i - 1] and typed[:i] + typed[i + 1 :] == start for i in range(1, n))
 
 
 def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=None, completion_min_docs: int = 0, **limits) -> bool:
