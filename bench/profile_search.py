@@ -11,7 +11,6 @@ This is how the hot-path fixes in the README were found (a client per request fr
 """
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -27,19 +26,9 @@ def main():
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
-    os.environ.update(
-        {
-            "DEBUG": "0",
-            "ALLOWED_HOSTS": "testserver",
-            "SECURE_SSL_REDIRECT": "0",
-            "INSIGHTS_ENABLED": "0",
-            "SECRET_KEY": "profile-only-secret-key-not-for-production-0123456789abcdef",
-        }
-    )
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
+    from bench import inprocess
 
-    django.setup()
+    inprocess.setup()
     from django.test import Client
     from pyinstrument import Profiler
 
