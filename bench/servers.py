@@ -50,7 +50,7 @@ def start_gunicorn(
         "gunicorn",
         "config.wsgi:application",
         "-c",
-        "config/gunicorn.py",  # as the Dockerfile: /metrics in multiprocess mode
+        str(ROOT / "config" / "gunicorn.py"),  # as the Dockerfile: /metrics in multiprocess mode (this checkout's, for a --ref server too)
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",
