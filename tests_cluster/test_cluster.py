@@ -98,7 +98,10 @@ def test_reindex_on_the_cluster_swaps_only_when_the_new_indices_are_ready(es, bu
             try:
                 deadline = time.monotonic() + 60
                 while True:  # until both new indices are loaded and the command waits for them
-                    new = set(es.indices.get(index=f"{alias_name('comments')}-2*").body) - set(before["comments"])
+                    # An index being created can be named by the wildcard and gone from the
+                    # node asked next (404 for a concrete name): skipped, asked again.
+                    listed = es.indices.get(index=f"{alias_name('comments')}-2*", ignore_unavailable=True, allow_no_indices=True)
+                    new = set(listed.body) - set(before["comments"])
                     if new:
                         break
                     assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read()
