@@ -8,33 +8,14 @@
 #   - search latency on 1x and FACTORx in one load run (bench/load.py --scale-*: correctly spelled,
 #     misspelled and keystroke, fresh queries), extra arguments passed to bench/load.py.
 #   make bench-scale                 FACTOR=100 ROUNDS=2 make bench-scale
-set -euo pipefail
-cd "$(dirname "$0")/.."
-source devservices/common.sh
-PY=.venv/bin/python
-FACTOR="${FACTOR:-10}"
-ROUNDS="${ROUNDS:-3}"
-BASE_URL="${DATABASE_URL:?run through make (it sets DATABASE_URL)}"
-ES="${ELASTICSEARCH_URL:-http://127.0.0.1:9200}"
+source "$(dirname "$0")/scale_common.sh"
 ES_HOST="$(es_base)"
-eval "$(FACTOR="$FACTOR" bash bench/scaled_corpus.sh)"
 
 echo "== reindex, 1x and ${FACTOR}x interleaved, ${ROUNDS} rounds"
-for round in $(seq "$ROUNDS"); do
-  for which in 1x "${FACTOR}x"; do
-    if [ "$which" = 1x ]; then env=(DATABASE_URL="$BASE_URL"); else env=(DATABASE_URL="$SCALE_URL" SEARCH_INDEX_PREFIX="$SCALE_PREFIX"); fi
-    out=$(mktemp)
-    start=$(date +%s.%N)
-    env "${env[@]}" /usr/bin/time -f 'peak RSS %M KiB' $PY manage.py reindex --no-progress >"$out" 2>&1
-    end=$(date +%s.%N)
-    printf '%s round %s: %.1f s wall; %s; %s; %s\n' "$which" "$round" "$(echo "$end - $start" | bc)" \
-      "$(grep -m1 'dictionary:' "$out" | sed 's/^ *//')" "$(grep -m1 '^Reindexed' "$out")" "$(grep -m1 'peak RSS' "$out")"
-    rm -f "$out"
-  done
-done
+reindex_rounds
 
 echo "== Elasticsearch after the ${FACTOR}x reindex (single node: ${ES_HOST})"
-curl_admin "${ES_HOST}/_cat/indices/blog-*,${SCALE_PREFIX}-*?v&h=index,docs.count,store.size,pri.store.size&s=index" -s
+curl_admin "${ES_HOST}/_cat/indices/${BASE_PREFIX}-*,${SCALE_PREFIX}-*?v&h=index,docs.count,store.size,pri.store.size&s=index" -s
 curl_admin "${ES_HOST}/_nodes/stats/jvm,indices?filter_path=nodes.*.jvm.mem.heap_used_in_bytes,nodes.*.jvm.mem.heap_max_in_bytes,nodes.*.indices.segments.memory_in_bytes,nodes.*.indices.store.size_in_bytes" -s
 echo
 

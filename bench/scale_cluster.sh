@@ -9,14 +9,7 @@
 #     misspelled, keystroke; fresh queries), extra arguments passed to bench/load.py.
 # Starts the cluster (make cluster) if it is not running and leaves it running (make cluster-stop).
 #   FACTOR=100 ROUNDS=2 bash bench/scale_cluster.sh --rounds 3
-set -euo pipefail
-cd "$(dirname "$0")/.."
-source devservices/common.sh
-PY=.venv/bin/python
-FACTOR="${FACTOR:-10}"
-ROUNDS="${ROUNDS:-3}"
-BASE_URL="${DATABASE_URL:?run through make (it sets DATABASE_URL)}"
-eval "$(FACTOR="$FACTOR" bash bench/scaled_corpus.sh)"
+source "$(dirname "$0")/scale_common.sh"
 
 bash devservices/cluster.sh start
 NODES="$(bash devservices/cluster.sh url)"
@@ -29,25 +22,14 @@ site = urlsplit(node_urls(os.environ["ELASTICSEARCH_URL"])[0])
 print(with_credentials(sys.argv[1], unquote(site.username or ""), unquote(site.password or "")))
 EOF
 )"
-ELASTICSEARCH_URL="$CLUSTER_URL" $PY manage.py search_security --prefix "${SEARCH_INDEX_PREFIX:-blog}" --prefix "$SCALE_PREFIX"
+ELASTICSEARCH_URL="$CLUSTER_URL" $PY manage.py search_security --prefix "$BASE_PREFIX" --prefix "$SCALE_PREFIX"
 
 echo "== reindex on the 3-node cluster (1 replica), 1x and ${FACTOR}x interleaved, ${ROUNDS} rounds"
-for round in $(seq "$ROUNDS"); do
-  for which in 1x "${FACTOR}x"; do
-    if [ "$which" = 1x ]; then env=(DATABASE_URL="$BASE_URL"); else env=(DATABASE_URL="$SCALE_URL" SEARCH_INDEX_PREFIX="$SCALE_PREFIX"); fi
-    out=$(mktemp)
-    start=$(date +%s.%N)
-    env "${env[@]}" ELASTICSEARCH_URL="$CLUSTER_URL" SEARCH_REPLICAS=1 /usr/bin/time -f 'peak RSS %M KiB' $PY manage.py reindex --no-progress >"$out" 2>&1
-    end=$(date +%s.%N)
-    printf '%s round %s: %.1f s wall; %s; %s\n' "$which" "$round" "$(echo "$end - $start" | bc)" \
-      "$(grep -m1 '^Reindexed' "$out")" "$(grep -m1 'peak RSS' "$out")"
-    rm -f "$out"
-  done
-done
+reindex_rounds ELASTICSEARCH_URL="$CLUSTER_URL" SEARCH_REPLICAS=1
 
 echo "== the cluster after the ${FACTOR}x reindex"
 FIRST="${NODES%%,*}"
-curl_admin "${FIRST}/_cat/indices/blog-*,${SCALE_PREFIX}-*?v&h=index,docs.count,store.size,pri.store.size&s=index" -s
+curl_admin "${FIRST}/_cat/indices/${BASE_PREFIX}-*,${SCALE_PREFIX}-*?v&h=index,docs.count,store.size,pri.store.size&s=index" -s
 curl_admin "${FIRST}/_nodes/stats/jvm,indices?filter_path=nodes.*.name,nodes.*.jvm.mem.heap_used_in_bytes,nodes.*.jvm.mem.heap_max_in_bytes,nodes.*.indices.store.size_in_bytes" -s
 echo
 
