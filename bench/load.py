@@ -329,6 +329,11 @@ def main():
     if not shutil.which("wrk"):
         sys.exit("wrk not found: `make bench-load` installs it (Debian's package), or apt-get install wrk")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # The checkout's .env.dev, as config/settings.py reads it: this process clears Elasticsearch's
+    # request cache with ELASTICSEARCH_URL's credentials before Django is set up.
+    from dotenv import load_dotenv
+
+    load_dotenv(os.environ.get("ENV_FILE", ROOT / ".env.dev"), override=False)
     from bench.escache import clear_request_cache
     from bench.freshqueries import CORRECT, KEYSTROKE, MISSPELLED, pool, slices
     from bench.querygen import generate, load_posts

@@ -6,7 +6,9 @@ source devservices/common.sh
 PY=.venv/bin/python
 FACTOR="${FACTOR:-10}"
 ROUNDS="${ROUNDS:-3}"
-BASE_URL="${DATABASE_URL:?run through make (it sets DATABASE_URL)}"
+# The checkout's .env.dev (written by make) when run by hand, as config/settings.py reads it.
+if [ -z "${DATABASE_URL:-}" ] && [ -f .env.dev ]; then set -a; source .env.dev; set +a; fi
+BASE_URL="${DATABASE_URL:?run make run once (it writes .env.dev), or set DATABASE_URL}"
 BASE_PREFIX="${SEARCH_INDEX_PREFIX:-blog}"
 eval "$(FACTOR="$FACTOR" bash bench/scaled_corpus.sh)"
 

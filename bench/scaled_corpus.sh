@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 FACTOR="${FACTOR:-10}"
-BASE_URL="${DATABASE_URL:?run through make (it sets DATABASE_URL)}"
+if [ -z "${DATABASE_URL:-}" ] && [ -f .env.dev ]; then set -a; source .env.dev; set +a; fi  # run by hand
+BASE_URL="${DATABASE_URL:?run make run once (it writes .env.dev), or set DATABASE_URL}"
 SCALE_DB="blogsearch_${FACTOR}x"
 SCALE_URL="${BASE_URL%/*}/$SCALE_DB"
 SCALE_PREFIX="blog${FACTOR}x"
