@@ -41,6 +41,7 @@ import json
 import math
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -326,6 +327,9 @@ def remove_worktree(path: Path) -> None:
 
 def main():
     args = parse_args()
+    # Stopped from outside (bench/tests_under_load.sh ends its load runs so): the servers and wrk
+    # are still stopped by the `finally` below, by their PIDs.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if not shutil.which("wrk"):
         sys.exit("wrk not found: `make bench-load` installs it (Debian's package), or apt-get install wrk")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")

@@ -201,6 +201,11 @@ class ServingSettings:
     max_excluded_posts: int = _doc("Posts a query's -exclusions leave out at most (past it, the answer is not cached).", 10000)
     suggest_completions: int = _doc("Completions /api/suggest/ offers the browser's search bar.", 8)
     cache_seconds: int = _doc("Result cache lifetime (entries also die with the index generation); 0 disables it.", 300, env="SEARCH_CACHE_SECONDS")
+    answer_memo_bytes: int = _doc(
+        "Bytes of JSON API answers to repeated requests each process keeps as sent (search/answers.py); 0 turns it off.",
+        2 * 2**20,
+        env="SEARCH_ANSWER_MEMO_BYTES",
+    )
     word_cache_seconds: int = _doc("Per-word suggestion cache lifetime (same invalidation); 0 disables it.", 3600, env="SEARCH_WORD_CACHE_SECONDS")
     generation_listen: bool = _doc(
         "Learn of index changes by LISTEN/NOTIFY, not a read per search (off behind a transaction-pooling PgBouncer).", True, env="SEARCH_GENERATION_LISTEN"

@@ -1,5 +1,6 @@
 """The results page, its ?debug-search table, and the JSON API the search box uses."""
 
+import dataclasses
 import json
 import time
 from urllib.parse import urlencode
@@ -10,10 +11,10 @@ from django.shortcuts import render, resolve_url
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from search import conf, health, metrics, metrics_serving
+from search import answers, conf, health, metrics, metrics_serving
 from search.nodes import safe_url
 from search.querying.query import NEWEST, RELEVANCE
-from search.querying.service import BadSearchRequest, SearchUnavailable, search, validate_filters, validate_page, validate_sort
+from search.querying.service import BadSearchRequest, SearchUnavailable, current_generation, search, validate_filters, validate_page, validate_sort
 from search.recording import recorder
 
 
@@ -23,9 +24,7 @@ def json_response(data: dict | list, *, status: int = 200, content_type: str = "
     orjson: a cached answer's JSON took 20 of its 65 us in the view with the standard library
     (bench in the README). The escapes are made on the bytes: in UTF-8 those three bytes never
     occur inside another character."""
-    body = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
-    body = body.replace(b"<", b"\\u003c").replace(b">", b"\\u003e").replace(b"&", b"\\u0026")
-    return HttpResponse(body, status=status, content_type=content_type)
+    return HttpResponse(json_body(data), status=status, content_type=content_type)
 
 
 def retry_later(response: HttpResponse) -> HttpResponse:
@@ -158,20 +157,70 @@ def metrics_text(request):
 
 @require_GET
 def api(request):
+    started = time.perf_counter()
     try:
         page, sort, filters = validate_page(request.GET.get("page")), validate_sort(request.GET.get("sort")), _filters(request)
         # `?facets=1` adds the results page's extras (facets, each entry's matching comments);
         # the instant box never asks for them, and asks for no body snippets (`snippets=0`).
         detail, snippets = request.GET.get("facets") == "1", request.GET.get("snippets") != "0"
         kind = metrics.INSTANT if not snippets else metrics.API  # the instant box asks without snippets
-        result = counted_search(kind, request.GET.get("q", ""), page=page, sort=sort, filters=filters, detail=detail, snippets=snippets)
+        raw = request.GET.get("q", "")
+        memo_key = _memo_key(raw, page=page, sort=sort, filters=filters, detail=detail, snippets=snippets)
+        found = answers.memo.get(memo_key) if memo_key is not None else None
+        if found is not None:
+            return _memo_answer(request, kind, found, started)
+        result = counted_search(kind, raw, page=page, sort=sort, filters=filters, detail=detail, snippets=snippets)
     except BadSearchRequest as exc:
         return json_response({"error": str(exc)}, status=400)
     except SearchUnavailable:
         return retry_later(json_response({"error": "search is temporarily unavailable"}, status=503))
     log = recorder()
     query_id = log.record(result, source="api", burst=log.instant_burst(request.GET))
-    return json_response({**result.as_api(), "query_id": query_id})
+    body = json_body(result.as_api())
+    # Kept once the result cache answered it (the request came before): a query asked once never
+    # takes the memo's room, and the generation is the one the result cache holds it under.
+    if result.cached and result.cache_generation is not None:
+        stored = _memo_key(raw, page=page, sort=sort, filters=filters, detail=detail, snippets=snippets, generation=result.cache_generation)
+        if stored is not None:
+            serving = conf.get().serving
+            answers.memo.put(stored, body, answers.served(result), seconds=serving.cache_seconds, max_bytes=serving.answer_memo_bytes)
+    return HttpResponse(_with_query_id(body, query_id), content_type="application/json")
+
+
+def _memo_key(raw: str, *, generation: int | None = None, **request) -> tuple | None:
+    """The answer memo's key of an API request (search/answers.py), or None when it may not be
+    used: turned off, a query longer than any search reads, or no generation known."""
+    if not answers.enabled() or len(raw) > conf.get().ranking.max_query_length:
+        return None
+    if generation is None:
+        generation = current_generation()
+        if generation is None:
+            return None
+    filters = request.pop("filters")
+    return answers.key(generation, raw, filters_key=filters.key() if filters else "", **request)
+
+
+def _memo_answer(request, kind: str, found: tuple, started: float) -> HttpResponse:
+    """A repeated request's body as sent before: logged and counted as the cached search it is."""
+    body, served = found
+    metrics.cache_lookup(True)
+    metrics.searched(kind, metrics.CACHED, started)
+    log = recorder()
+    served = dataclasses.replace(served, elapsed_ms=round((time.perf_counter() - started) * 1000, 2))
+    query_id = log.record(served, source="api", burst=log.instant_burst(request.GET))
+    return HttpResponse(_with_query_id(body, query_id), content_type="application/json")
+
+
+def json_body(data: dict | list) -> bytes:
+    """json_response()'s bytes."""
+    body = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    return body.replace(b"<", b"\\u003c").replace(b">", b"\\u003e").replace(b"&", b"\\u0026")
+
+
+def _with_query_id(body: bytes, query_id: str | None) -> bytes:
+    """An API body (a JSON object) with its "query_id" last, as json_response() of
+    {**as_api(), "query_id": ...} writes it."""
+    return body[:-1] + b',"query_id":' + json_body(query_id) + b"}"
 
 
 def completions(result) -> list[str]:

@@ -46,3 +46,25 @@ def outbox_trigger(model) -> str:
 
     (trigger,) = [t for m, t in triggers.declared_triggers() if m is model and t.name == "search_outbox"]
     return trigger.get_pgid(model)
+
+
+def scrape(client, **extra) -> dict:
+    """{(sample name, sorted labels): value} of one scrape of /metrics."""
+    from django.urls import reverse
+    from prometheus_client.parser import text_string_to_metric_families
+
+    response = client.get(reverse("search:metrics"), **extra)
+    assert response.status_code == 200, response.status_code
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value for family in text_string_to_metric_families(response.content.decode()) for s in family.samples}
+
+
+def value(sample: dict, name: str, **labels) -> float:
+    return sample.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def moved(before: dict, after: dict, name: str, **labels) -> float:
+    return value(after, name, **labels) - value(before, name, **labels)
+
+
+def searches(before, after, kind, outcome) -> float:
+    return moved(before, after, "search_duration_seconds_count", kind=kind, outcome=outcome)

@@ -1,6 +1,7 @@
 """A second "worker process" for tests: reads queries on stdin, prints the search result as JSON.
 
-It has its own local-memory result cache, like a separate gunicorn worker. With
+It has its own local-memory result cache (and, with `--api`, the JSON API's answer memo: the query
+goes through /api/search/), like a separate gunicorn worker. With
 `--late-notifications` its generation listener never reads its socket between searches (and never
 re-reads the row on its own timer): the worst case of a notification that has not reached this
 process yet when a search starts, which a busy machine produces now and then and a test cannot
@@ -20,7 +21,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-from search import generation, process  # noqa: E402
+from search import answers, generation, process  # noqa: E402
 from search.querying.service import search  # noqa: E402
 
 
@@ -48,6 +49,19 @@ if "--late-notifications" in sys.argv:
 
     generation.Listener._connect = _connect
 
-for line in sys.stdin:
-    result = search(line.strip())
-    print(json.dumps({"cached": result.cached, "titles": [h.title for h in result.hits]}), flush=True)
+if "--api" in sys.argv:
+    from django.test import Client
+
+    client = Client(HTTP_HOST="localhost")
+    looked_up = []  # whether each memo lookup found an answer
+    memo_get = answers.memo.get
+    answers.memo.get = lambda key: looked_up.append(memo_get(key)) or looked_up[-1]
+    for line in sys.stdin:
+        looked_up.clear()
+        body = client.get("/api/search/", {"q": line.strip()}).json()
+        memo_hit = bool(looked_up) and looked_up[-1] is not None
+        print(json.dumps({"memo": memo_hit, "titles": [r["title"] for r in body["results"]]}), flush=True)
+else:
+    for line in sys.stdin:
+        result = search(line.strip())
+        print(json.dumps({"cached": result.cached, "titles": [h.title for h in result.hits]}), flush=True)

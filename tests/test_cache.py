@@ -44,16 +44,19 @@ def test_edit_is_visible_at_once_in_the_same_process(db, build_index, django_cap
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("late", [False, True], ids=["notified", "notification-late"])
-def test_edit_in_one_process_is_visible_to_another_processs_cache(build_index, late):
+@pytest.mark.parametrize("path", ["search", "api"])
+def test_edit_in_one_process_is_visible_to_another_processs_cache(build_index, late, path):
     """Once the author's save returns, no other process serves the old answer from its cache, even
     when PostgreSQL's notification has not reached it yet (forced with `late`: its listener reads
-    nothing, and the writer's post to this host's board, search/generation_board.py, tells it)."""
+    nothing, and the writer's post to this host's board, search/generation_board.py, tells it).
+    `api`: through /api/search/, whose repeated answers come from the process's answer memo
+    (search/answers.py) before the result cache."""
     build_index()  # first, so the saves below are synced (a sync without indices trips the sync breaker)
     post = make_post("Interprocess zeppelin title")
     s = connection.settings_dict
     env = {**os.environ, "SEARCH_INDEX_PREFIX": TEST_PREFIX, "DATABASE_URL": f"postgres://{s['USER']}@{s['HOST']}:{s['PORT']}/{s['NAME']}"}
     worker = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "search_worker.py"), *(["--late-notifications"] if late else [])],
+        [sys.executable, str(ROOT / "tests" / "search_worker.py"), *(["--late-notifications"] if late else []), *(["--api"] if path == "api" else [])],
         env=env,
         text=True,
         stdin=subprocess.PIPE,
@@ -66,12 +69,15 @@ def test_edit_in_one_process_is_visible_to_another_processs_cache(build_index, l
         worker.stdin.flush()
         return json.loads(worker.stdout.readline())
 
+    served = "cached" if path == "search" else "memo"
     try:
-        assert ask() == {"cached": False, "titles": ["Interprocess zeppelin title"]}
-        assert ask()["cached"] is True  # now in the other process's own cache
+        assert ask() == {served: False, "titles": ["Interprocess zeppelin title"]}
+        if path == "api":  # the result cache answers the second ask, the answer memo the third
+            assert ask() == {served: False, "titles": ["Interprocess zeppelin title"]}
+        assert ask() == {served: True, "titles": ["Interprocess zeppelin title"]}  # now in the other process's own cache
         post.title = "Edited zeppelin title"
         post.save()  # a real commit: the after-commit sync writes, refreshes, bumps the generation
-        assert ask() == {"cached": False, "titles": ["Edited zeppelin title"]}
+        assert ask() == {served: False, "titles": ["Edited zeppelin title"]}
     finally:
         worker.stdin.close()
         worker.wait(timeout=30)
@@ -127,3 +133,57 @@ def test_a_cached_answer_costs_no_postgresql_round_trip(build_index, django_asse
     with django_assert_num_queries(0):
         result = search("zeppelin")
     assert result.cached and result.hits[0].title == "Listened zeppelin post"
+
+
+def test_a_repeated_api_request_is_answered_as_sent_before(db, build_index, client, settings, django_capture_on_commit_callbacks):
+    """The answer memo (search/answers.py): the same bytes for the same request, the reader's own
+    casing for another casing of it, a new answer once an edit moves the generation; and the
+    search log sees a memo hit as the cached search it is (/metrics: tests/test_metrics.py)."""
+    from search import answers
+    from search.recording import recorder
+    from tests.helpers import moved, scrape, searches
+
+    post = make_post("Memorable zeppelin post", "about airships")
+    build_index()
+    settings.INSIGHTS = {**settings.INSIGHTS, "ENABLED": True}
+    client.get("/api/search/", {"q": "Zeppelin", "snippets": "0"})  # searched: the result cache holds it
+    assert not answers.memo.entries  # a query asked once is not kept
+    first = client.get("/api/search/", {"q": "Zeppelin", "snippets": "0"})  # the result cache's answer: now kept
+    assert len(answers.memo.entries) == 1
+    recorded = []
+    log = recorder()
+    record = log.record
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(log, "record", lambda result, **kw: recorded.append((result, kw)) or record(result, **kw))
+    before = scrape(client)
+    try:
+        second = client.get("/api/search/", {"q": "Zeppelin", "snippets": "0"})
+    finally:
+        monkey.undo()
+    after = scrape(client)
+    assert searches(before, after, "instant", "cached") == 1 and moved(before, after, "search_result_cache_requests_total", result="hit") == 1
+    one, two = first.json(), second.json()
+    assert len(answers.memo.entries) == 1
+    assert one["query_id"] and two["query_id"] and one["query_id"] != two["query_id"]  # each search logged on its own
+    assert {**one, "query_id": None} == {**two, "query_id": None}
+    assert second.content.endswith(b'"query_id":"' + two["query_id"].encode() + b'"}')
+    ((result, kw),) = recorded
+    assert (result.query, result.total, result.cached, kw["source"]) == ("Zeppelin", 1, True, "api") and result.elapsed_ms > 0
+    lower = client.get("/api/search/", {"q": "zeppelin", "snippets": "0"}).json()  # another key: its own casing
+    assert len(answers.memo.entries) == 2
+    assert lower["query"] == "zeppelin" and lower["results"] == one["results"]
+    with django_capture_on_commit_callbacks(execute=True):
+        post.title = "Renamed zeppelin post"
+        post.save()
+    assert client.get("/api/search/", {"q": "Zeppelin", "snippets": "0"}).json()["results"][0]["title"] == "Renamed zeppelin post"
+
+
+def test_the_answer_memo_can_be_turned_off(db, build_index, client, settings):
+    from search import answers
+
+    make_post("Unmemorable zeppelin post")
+    build_index()
+    settings.SEARCH = {**settings.SEARCH, "ANSWER_MEMO_BYTES": 0}
+    for _ in range(2):
+        assert client.get("/api/search/", {"q": "zeppelin"}).json()["total"] == 1
+    assert not answers.memo.entries

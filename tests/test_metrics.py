@@ -7,34 +7,15 @@ import urllib.request
 
 import pytest
 from django.urls import reverse
-from prometheus_client.parser import text_string_to_metric_families
 
 from search import metrics_serving
 from search.breaker import Breaker, RateBreaker, RateLimits
 from search.client import reset_client
 from tests.factories import make_post
+from tests.helpers import moved, scrape, searches, value
 
 METRICS = reverse("search:metrics")
 API = reverse("search:api")
-
-
-def scrape(client, **extra) -> dict:
-    """{(sample name, sorted labels): value} of one scrape."""
-    response = client.get(METRICS, **extra)
-    assert response.status_code == 200, response.status_code
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value for family in text_string_to_metric_families(response.content.decode()) for s in family.samples}
-
-
-def value(sample: dict, name: str, **labels) -> float:
-    return sample.get((name, tuple(sorted(labels.items()))), 0.0)
-
-
-def moved(before: dict, after: dict, name: str, **labels) -> float:
-    return value(after, name, **labels) - value(before, name, **labels)
-
-
-def searches(before, after, kind, outcome) -> float:
-    return moved(before, after, "search_duration_seconds_count", kind=kind, outcome=outcome)
 
 
 def search_a_few(client):

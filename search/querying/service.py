@@ -87,6 +87,7 @@ class SearchResult:
     parsed: syntax.Parsed = syntax.Parsed()  # the query's phrases, exclusions and free text (search/querying/syntax.py)
     note: str = ""  # why nothing was searched, for the reader
     did_you_mean: str = ""  # the best correction not sure enough to search for (search/querying/confidence.py)
+    cache_generation: int | None = None  # the generation the result cache holds this answer under (None: not held)
 
     @property
     def others(self) -> int:
@@ -242,12 +243,14 @@ def search(
     key = cache_key(query, completing=result.completing, sort=sort, filters=filters, detail=detail, snippets=snippets)
     # The caches key their entries by the index generation, and the dictionary of the index's
     # words is reloaded when it moves. Without PostgreSQL the search still answers, uncached.
-    gen = _generation()
+    gen = current_generation()
     use_cache = use_cache and cfg.serving.cache_seconds > 0 and gen is not None
     if use_cache:
         cached = resultcache.get(key, page, gen)
         if cached is not None:
-            return _cached(cached, result, started)
+            found = _cached(cached, result, started)
+            found.cache_generation = gen
+            return found
     if not breaker.allows():
         raise SearchUnavailable("Elasticsearch failed moments ago; not retrying yet")
     executor = Executor(client or get_client(), deadline_seconds=cfg.serving.deadline_seconds, timeout_seconds=cfg.elasticsearch.timeout)
@@ -255,6 +258,7 @@ def search(
     result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
     if use_cache and not result.uncacheable:
         resultcache.put(key, page, gen, resultcache.pack(result), cfg.serving.cache_seconds)
+        result.cache_generation = gen
     return result
 
 
@@ -297,7 +301,7 @@ def _cached(value: tuple, asked: SearchResult, started: float) -> SearchResult:
     return found
 
 
-def _generation() -> int | None:
+def current_generation() -> int | None:
     """The index generation, or None (no caching) when PostgreSQL cannot say."""
     try:
         return generation.latest()
