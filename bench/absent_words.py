@@ -34,7 +34,13 @@ WORDS = (
     "fastapi pydantic vercel netlify supabase firebase flask laravel symfony rails django spring quarkus "
     "micronaut ktor gradle maven bazel cmake meson ninja conda poetry pipenv tox nox ruff mypy pyright "
     "eslint prettier babel rollup esbuild parcel remix gatsby hugo eleventy astro solidjs qwik htmx alpinejs "
-    "stimulus turbo hotwire phoenix liveview gleam crystal nim vlang odin carbon mojo julia matlab simulink"
+    "stimulus turbo hotwire phoenix liveview gleam crystal nim vlang odin carbon mojo julia matlab simulink "
+    # Everyday words a tech blog may never use (the list holds such words too): one cheap
+    # edit from a word it does use is common ("unity": unit, "lobster": lobste).
+    "giraffe tulip croissant harpsichord origami tambourine avalanche flamingo lasagna mosquito saxophone "
+    "volcano yoghurt zucchini pancake kayak cathedral marathon orchestra pyramid snorkel tornado umbrella "
+    "walrus wedding willow zebra hamster cactus ballet lettuce parrot dolphin spinach cinnamon gazebo igloo "
+    "jellyfish lobster meadow nectar oyster pumpkin quilt raccoon sardine turnip vinegar waffle"
 ).split()
 
 

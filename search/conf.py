@@ -180,6 +180,12 @@ class RankingSettings:
     )
     two_typos_min_length: int = _doc("... and by two edits only from this length; a correction that is not sure is offered as 'Did you mean'.", 9)
     split_min_part: int = _doc("... and split in two words only when each has this many letters.", 3)
+    real_word_min_zipf: float = _doc(
+        "A word the index lacks that English uses this often (wordfreq's Zipf scale, 3 to 8; search/realwords.py) is a real word: "
+        "offered as 'Did you mean', never corrected in the reader's place. 0 turns it off.",
+        3.0,
+        env="SEARCH_REAL_WORD_MIN_ZIPF",
+    )
     corrected_completion_min_docs: int = _doc(
         "An unfinished last word whose start is corrected is completed in the reader's place only into a word this many documents hold.", 3
     )

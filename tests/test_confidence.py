@@ -96,3 +96,55 @@ def test_the_did_you_mean_link_keeps_the_readers_order_and_filters():
     result = SearchResult(query="cobol", page=1, page_size=10, sort="new", filters=Filters(tags=("lisp",)), did_you_mean="cool")
     assert page_links(result, debug=False)["did_you_mean"] == "?q=cool&tag=lisp&sort=new"
     assert "did_you_mean" not in page_links(SearchResult(query="cool", page=1, page_size=10), debug=False)
+
+
+@pytest.mark.parametrize(
+    ("typed", "corrected", "unfinished"),
+    [
+        ("unity", "unit", False),
+        ("orchestra", "orchestrate", False),
+        ("odin", "modin", False),
+        ("lobster", "lobsters", True),
+        ("rust orchestra", "rust orchestrate", True),  # among other words: from 6 letters
+    ],
+)
+def test_a_real_word_the_blog_lacks_is_neither_corrected_nor_completed(typed, corrected, unfinished):
+    """English uses these words (search/realwords.py): each is one cheap edit from a word the blog
+    holds, which the typo model alone would take."""
+    from search import realwords
+
+    absent = lambda word: word in {"unity", "orchestra", "odin", "lobster"}  # noqa: E731
+    real = lambda word: realwords.is_real(word, 3.0)  # noqa: E731
+    assert sure_rewrite(typed, corrected, absent=absent, unfinished=unfinished, **LIMITS)  # what the typo model says alone
+    assert not sure_rewrite(typed, corrected, absent=absent, unfinished=unfinished, real=real, **LIMITS)
+
+
+@pytest.mark.parametrize(("typed", "corrected"), [("tae more", "take more"), ("why is naps history", "why is maps history"), ("rust unity", "rust unit")])
+def test_a_short_real_word_among_others_is_still_a_typo_to_correct(typed, corrected):
+    """A typo that spells another real word is likelier the shorter the word; the other words
+    (the phrase the correction makes) are the evidence: the typo sets' "tae more", "naps"."""
+    from search import realwords
+
+    absent = lambda word: word in {"tae", "naps", "unity"}  # noqa: E731
+    assert sure_rewrite(typed, corrected, absent=absent, unfinished=False, real=lambda w: realwords.is_real(w, 3.0), **LIMITS)
+
+
+def test_the_real_words_list_holds_words_not_the_misspellings_people_make():
+    from search import realwords
+
+    assert all(realwords.is_real(w, 3.0) for w in ("unity", "orchestra", "lobster", "the", "python"))
+    # Common misspellings are rarer than once a million words: they stay typos to correct.
+    assert not any(realwords.is_real(w, 3.0) for w in ("recieve", "seperate", "definately", "pyhton", "kubernets", "dokcer"))
+    assert realwords.zipf("unity") == pytest.approx(4.22) and realwords.is_real("Unity", 4.0) and not realwords.is_real("unity", 4.5)
+    assert not realwords.is_real("unity", 0)  # 0: off
+
+
+@pytest.mark.django_db
+def test_a_real_word_the_blog_lacks_is_searched_as_typed_and_its_correction_offered(client, build_index, settings):
+    make_post("A unit of work", "Each unit runs alone.")
+    build_index()
+    settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0}  # the same query is asked again below, under other settings
+    data = client.get(reverse("search:api"), {"q": "unity "}).json()
+    assert (data["showing_for"], data["results"], data["did_you_mean"]) == ("", [], "unit")
+    settings.SEARCH = {**settings.SEARCH, "REAL_WORD_MIN_ZIPF": 0.0}  # off: the typo model alone corrects it
+    assert client.get(reverse("search:api"), {"q": "unity "}).json()["showing_for"] == "unit"

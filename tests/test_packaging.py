@@ -66,6 +66,7 @@ def test_the_wheel_holds_the_app_and_its_extension_only(wheel):
         "search/migrations/0001_initial.py",
         "search/migrations/0005_versions_and_outbox_triggers.py",
         "search/management/commands/reindex.py",
+        "search/data/real_words_en.txt.gz",
     ):
         assert expected in names, expected
     assert [n for n in names if n.startswith("search/_lexicon.") and n.endswith(".so")], "the compiled extension is missing"
@@ -93,6 +94,8 @@ def test_the_installed_app_and_its_extension_import_in_a_fresh_venv(venv, tmp_pa
         assert "site-packages" in search.__file__, search.__file__
         words = Lexicon(Lexicon.build([("firefox", (1, 2, 0)), ("fire", (0, 1, 0))]))
         assert len(words) == 2 and "firefox" in words
+        from search import realwords  # its word list is package data
+        assert realwords.is_real("unity", 3.0) and not realwords.is_real("pyhton", 3.0)
         print("ok")
         """
     )

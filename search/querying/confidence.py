@@ -16,12 +16,18 @@ by such an edit, or, in a longer word, one other edit:
 - a word split in two ("hotwire": hot wire) when each half has `split_min_part` letters ("godot"
   is not "go dot", "pyright" not "py right").
 
+And never a real word the blog lacks ("unity", "orchestra": English uses them at least
+`real_word_min_zipf` on wordfreq's scale, search/realwords.py), which is searched as typed.
+
 A correction that is not sure is not searched; the page offers it as "Did you mean ...?".
 """
 
 from search.querying.candidates import osa
 from search.querying.suggestions import _KEY
 from search.words import key_word, words
+
+# A real word among other words is kept as typed only from this length (sure_rewrite()).
+REAL_WORD_IN_CONTEXT = 6
 
 
 def _adjacent(a: str, b: str) -> bool:
@@ -101,12 +107,15 @@ def _sure_start(typed: str, corrected: str, **limits) -> bool:
     return len(start) == n - 1 and any(typed[i] == typed[i - 1] and typed[:i] + typed[i + 1 :] == start for i in range(1, n))
 
 
-def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=None, completion_min_docs: int = 0, **limits) -> bool:
+def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=None, real=None, completion_min_docs: int = 0, **limits) -> bool:
     """Whether every word a correction changes is a sure one. Only words the index lacks
     (`absent(word)`) are judged, an unfinished last word by its start (`_sure_start`); words that
     do not pair up are left to the typo model as before. A corrected start completed into a word
     of fewer than `completion_min_docs` documents (`held(word)`) is no sure guess of what the reader
-    is typing ("godot": godof, a one-post "godofgrunts"). `limits`: _sure_pair()'s."""
+    is typing ("godot": godof, a one-post "godofgrunts"). A real word (`real(word)`, folded as the
+    analyzers fold it: search/realwords.py) is neither corrected nor completed: "unity" is not a
+    typo of "unit", and "lobster" needs no "lobsters" (the stemmed fields match it as typed).
+    `limits`: _sure_pair()'s."""
     pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
     if pairs is None:
         return True
@@ -116,6 +125,11 @@ def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=N
         if x.lower() == y.lower() or not absent(x):
             return True
         x, y = key_word(x), key_word(y)  # as the analyzers fold them: "extensón" is "extenson"
+        # A word English uses, which this blog does not. Alone, or long: a typo that spells another
+        # real word is likelier the shorter the word, and the other words of a query (the phrase
+        # the correction makes) are the evidence for it ("tae more": take more, "naps history").
+        if real is not None and (len(pairs) == 1 or len(x) >= REAL_WORD_IN_CONTEXT) and real(x):
+            return False
         if _sure_pair(x, y, **limits):  # a sure correction of the word as typed
             return True
         if not (unfinished and i == last) or " " in y:

@@ -205,7 +205,7 @@ def merged(first: tuple[dict, dict], second: tuple[dict, dict]) -> tuple[dict, d
     return suggest, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
 
 
-def sure_only(alts: list[Alternative], *, absent, completing: bool, cfg: SearchSettings, held=None) -> tuple[list[Alternative], str]:
+def sure_only(alts: list[Alternative], *, absent, completing: bool, cfg: SearchSettings, held=None, real=None) -> tuple[list[Alternative], str]:
     """The alternatives whose corrections are sure (search/querying/confidence.py), and the best
     one dropped (offered as "Did you mean ...?" when none is kept; else empty)."""
     ranking = cfg.ranking
@@ -216,6 +216,7 @@ def sure_only(alts: list[Alternative], *, absent, completing: bool, cfg: SearchS
             alt.text,
             absent=absent,
             held=held,
+            real=real,
             completion_min_docs=ranking.corrected_completion_min_docs,
             unfinished=completing,
             weak_min_length=ranking.weak_typo_min_length,

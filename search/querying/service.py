@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from django.db import DatabaseError
 from elasticsearch import ApiError, TransportError
 
-from search import conf, generation, metrics, process, synonyms, vocabulary
+from search import conf, generation, metrics, process, realwords, synonyms, vocabulary
 from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import get_client
@@ -333,7 +333,8 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         result.alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing, last_present=last_present)
         absent = lambda word: dictionary is None or dictionary.counts(word) is None  # noqa: E731
         held = None if dictionary is None else lambda word: vocabulary.documents_holding(dictionary.counts(word) or vocabulary.NO_COUNTS)  # noqa: E731
-        result.alternatives, unsure = plan.sure_only(result.alternatives, absent=absent, held=held, completing=result.completing, cfg=cfg)
+        real = lambda word: realwords.is_real(word, cfg.ranking.real_word_min_zipf)  # noqa: E731
+        result.alternatives, unsure = plan.sure_only(result.alternatives, absent=absent, held=held, real=real, completing=result.completing, cfg=cfg)
         result.did_you_mean = result.parsed.showing(unsure) if unsure else ""
     else:  # nothing can be corrected
         result.alternatives = plan.typed(query, cfg)
