@@ -5,7 +5,8 @@
 Starts one server as bench/load.py does (gthread, 3 workers x 2 threads, DEBUG off, the shipped
 settings, the search log off), then sends it --queries fresh queries of each kind in turn, 8 at a
 time: misspelled, correctly spelled, keystrokes (titles only, as the instant box asks), keystrokes
-with snippets, the results page correctly spelled and misspelled. After start and after each kind
+with snippets, the results page correctly spelled and misspelled, then repeated API requests (the
+answer memo fills). After start and after each kind
 it prints every worker's VmRSS (/proc/<pid>/status), in MiB. The number of requests is fixed (not
 a duration, as in bench/load.py), so the figure does not depend on how fast the machine is;
 memory is not timing-sensitive, so a shared machine measures it as well as an idle one.
@@ -98,6 +99,12 @@ def main():
             paths = path.read_text().splitlines()
             failed = send(url, paths, args.clients)
             show(f"+{len(paths)} {label}" + (f" ({failed} failed)" if failed else ""))
+        # Then repeated requests, which the answer memo keeps (search/answers.py, admitted on a
+        # result-cache hit): 400 of the API requests above, each 6 times, so that every worker sees
+        # most of them twice or more and its memo fills to its bound (400 answers of ~5 KB).
+        again = [p for _, path in files[:2] for p in path.read_text().splitlines()[:200]] * 6
+        failed = send(url, again, args.clients)
+        show(f"+{len(again)} repeated API requests" + (f" ({failed} failed)" if failed else ""))
     finally:
         stop_process_group(proc)
         for _, path in files:

@@ -12,8 +12,9 @@ moves the generation and no entry of the old one is ever read again.
 An answer is kept once the result cache answered it (the request came at least twice: a query
 asked once, most of them, never takes room here), for at most `serving.cache_seconds`; the bound
 is `serving.answer_memo_bytes` of bodies a process, least recently used dropped first (0 turns
-it off). The default, 2 MiB, holds ~400 answers of 5 KB: the load benchmark's 180 repeated
-queries, which a 512 KiB memo cycled through without a hit (an LRU smaller than a loop). What the search log and /metrics
+it off). The default, 1 MiB, holds ~200 answers of 5 KB (the load benchmark's 180 repeated
+queries, which a 512 KiB memo cycled through without a hit: an LRU smaller than a loop), and
+keeps a worker under issue 40's 85 MB once full (docs/benchmarks.md#memory). What the search log and /metrics
 need of a search is kept beside the body, so a memo hit is logged and counted as the cached
 search it is.
 """

@@ -209,7 +209,7 @@ class ServingSettings:
     cache_seconds: int = _doc("Result cache lifetime (entries also die with the index generation); 0 disables it.", 300, env="SEARCH_CACHE_SECONDS")
     answer_memo_bytes: int = _doc(
         "Bytes of JSON API answers to repeated requests each process keeps as sent (search/answers.py); 0 turns it off.",
-        2 * 2**20,
+        2**20,
         env="SEARCH_ANSWER_MEMO_BYTES",
     )
     word_cache_seconds: int = _doc("Per-word suggestion cache lifetime (same invalidation); 0 disables it.", 3600, env="SEARCH_WORD_CACHE_SECONDS")

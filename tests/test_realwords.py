@@ -1,0 +1,27 @@
+"""The real-word list's binary search (search/realwords.py) against the list read as a dict."""
+
+import gzip
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from search import realwords
+
+LISTED = dict((w, int(z) / 100) for w, z in (line.split() for line in gzip.decompress(realwords.DATA.read_bytes()).decode().splitlines()))
+
+
+def test_every_listed_word_is_found_with_its_frequency():
+    assert len(LISTED) > 25_000 and all(z >= 3.0 for z in LISTED.values())
+    assert all(realwords.zipf(w) == z for w, z in LISTED.items())
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=12))
+def test_any_other_string_is_not(word):
+    assert realwords.zipf(word) == LISTED.get(word, 0.0)
+
+
+def test_the_list_is_in_byte_order_and_the_edges_are_found():
+    words = list(LISTED)
+    assert words == sorted(words)
+    assert realwords.zipf(words[0]) > 0 and realwords.zipf(words[-1]) > 0
+    assert realwords.zipf("") == 0 and realwords.zipf("café") == 0 and realwords.zipf("c#") == 0
