@@ -20,7 +20,7 @@ from django.db import DatabaseError, connection
 from blog.models import Comment, Post
 from search import conf, synonyms
 from search.aliases import aliased_indices
-from search.client import bulk_client
+from search.client import bulk_client, reset_client
 from search.documents import KINDS
 from search.models import DeadChange, SynonymRule
 from search.querying.service import search
@@ -188,17 +188,35 @@ def reader(stop: threading.Event, answered: list, failures: list, reasons: list)
     every new post match "chaos" or "zeppelin", so an empty page means lost shards)."""
     try:
         while not stop.is_set():
+            asked = time.monotonic()
             try:
                 result = search("chaos zeppelin", use_cache=False)
                 if not result.hits:
                     raise LookupError(f"no hits (total {result.total})")
                 answered.append(time.monotonic())
             except Exception as exc:  # noqa: BLE001 - every failure is recorded and fails the test outside its window
-                failures.append(time.monotonic())
+                # When it was asked: a search asked of a node still starting may time out after "up".
+                failures.append(asked)
                 reasons.append(f"{type(exc).__name__}: {str(exc)[:200]}")
             time.sleep(0.02)
     finally:
         connection.close()
+
+
+# The reader's request timeout and whole search budget, seconds. This run is about failures, not
+# speed (bench/load.py measures that): with production's 1 s, beside a load benchmark on a 2-core
+# machine, searches of the node just restarted (recovering, a `reindex` running) timed out 6-18 s
+# after it was up, and one timed out before the fault, which says nothing about faults. A refused
+# or failed search still fails at once; only slowness under 10 s is forgiven.
+READER_TIMEOUT = float(os.environ.get("CHAOS_SEARCH_TIMEOUT", "10"))
+
+
+def patient_reader(settings) -> None:
+    """The in-process reader gets READER_TIMEOUT as its request timeout and search budget, and a
+    client built with it (the caller resets the client again afterwards)."""
+    settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "TIMEOUT": READER_TIMEOUT}
+    settings.SEARCH = {**settings.SEARCH, "DEADLINE_SECONDS": READER_TIMEOUT}
+    reset_client()
 
 
 def admin():
@@ -306,8 +324,8 @@ def run_chaos(seed: int, build_index, capsys, node_fault) -> None:
     # A few answers prove the reader alive and answered after it all (a busy machine makes each
     # search slow: 10 in 2 s were seen beside the load benchmark).
     assert sum(t > max(back, up) for t in answered) >= 3, "the reader did not search after the fault"
-    outside = [round(t - down, 2) for t in failures if not down <= t <= up]
-    assert outside == [], (len(outside), outside[:3], outside[-3:], round(up - down, 2), reasons[:3], outcomes)
+    outside = [(round(t - down, 2), reason) for t, reason in zip(failures, reasons, strict=True) if not down <= t <= up]
+    assert outside == [], (len(outside), outside[:3], outside[-3:], round(up - down, 2), outcomes)
     time.sleep(MAX_SCHEDULE_AHEAD + 0.5)  # every scheduled post is due now
     call_command("search_sync")
     # What can never be indexed is dead-lettered (it held up nothing: the check below covers the rest).

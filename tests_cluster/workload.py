@@ -22,11 +22,14 @@ log = logging.getLogger(__name__)
 # Searches hit Elasticsearch every time (no result or word cache), so every one is a real test.
 # Their timeout: production's 1 s is too short on our shared 2-core machine, where three JVMs, the
 # app and other engineers' benchmarks run at once (load average 12-16 measured): a search there
-# sometimes waits over a second for CPU while a node starts, which says nothing about failover.
-# A timeout still answers 503 at once and is still never retried. The search's whole time budget
-# (SEARCH_DEADLINE_SECONDS, 1.5 s shipped) gets the same value: below it, the budget cut searches
-# at 1.5 s whatever the timeout said (two 503s in one rolling restart beside the load benchmark).
-SEARCH_TIMEOUT = os.environ.get("CLUSTER_TEST_SEARCH_TIMEOUT", "3")
+# sometimes waits over a second for CPU while a node starts, which says nothing about failover;
+# 3 s was not enough either (one search of 3,022 ms, 64 s after a node was killed, beside the load
+# benchmark of bench/tests_under_load.sh), so 10 s: these tests are about failures, bench/ measures
+# speed. A killed node's connections are refused at once, so a lost node still fails a search at
+# once if nothing retries it. The search's whole time budget (SEARCH_DEADLINE_SECONDS, 1.5 s
+# shipped) gets the same value: below it, the budget cut searches at 1.5 s whatever the timeout
+# said (two 503s in one rolling restart beside the load benchmark).
+SEARCH_TIMEOUT = os.environ.get("CLUSTER_TEST_SEARCH_TIMEOUT", "10")
 UNCACHED = {
     "SEARCH_CACHE_SECONDS": "0",
     "SEARCH_WORD_CACHE_SECONDS": "0",
