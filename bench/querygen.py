@@ -16,6 +16,9 @@ only when such a post is the first hit (a comment first is a miss). Kinds:
 - phrase2, phrase3: a 2- or 3-word title phrase with one typo
 - two_typos: a 2-3 word title phrase with typos in two different words
 - stop_wrapped: "how to ...", "what is the ..." around a phrase with one typo
+- stop_title: a whole title of 4-9 words, at least two of them stop words ("testing things in
+  fedora using docker"), one typo in a content word, wrapped half the time ("about the ..."): the
+  independent sets' kind of stop-word titles (issue 36, item 5)
 
 A typo that happens to be a real word of the corpus is rejected: that is a different problem
 (a real-word error) that no spelling suggester can see.
@@ -119,6 +122,7 @@ HUMAN = {
     "announcing": "anouncing",
 }
 STOP_WRAPS = ["how to {}", "what is the {}", "how do i {}", "the {}", "{} in the", "why is {}"]
+TITLE_WRAPS = ["about the {}", "{}", "a post on {}", "the one about {}"]
 
 
 @dataclass
@@ -167,7 +171,7 @@ def load_posts(corpus: Path) -> list[dict]:
 
 
 CONTROL_KINDS = ("control", "stem_control", "control_phrase2", "shuffled")
-KINDS = ["control", "stem_control", "control_phrase2", "shuffled", "human", *MECHANICAL, "phrase2", "phrase3", "two_typos", "stop_wrapped"]
+KINDS = ["control", "stem_control", "control_phrase2", "shuffled", "human", *MECHANICAL, "phrase2", "phrase3", "two_typos", "stop_wrapped", "stop_title"]
 
 
 def title_words(posts: list[dict]) -> set[str]:
@@ -219,13 +223,17 @@ def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: d
                 "control_phrase2": 2,
                 "shuffled": rng.choice([2, 3]),
             }.get(kind, 1)
+            if kind == "stop_title":
+                if not 4 <= len(words) <= 9 or sum(is_stop_word(w) for w in words) < 2:
+                    continue
+                length = len(words)
             if len(words) < length:
                 continue
             start = rng.randrange(len(words) - length + 1)
             phrase = words[start : start + length]
             if kind == "shuffled":  # words from anywhere in the title, none repeated
                 phrase = rng.sample(sorted(set(words)), min(length, len(set(words))))
-            if not all(content(w) for w in phrase) and kind != "control":
+            if not all(content(w) for w in phrase) and kind not in ("control", "stop_title"):
                 continue
             if kind == "stem_control" and len(stem_family.get(stems.get(phrase[0], ""), ())) < 2:
                 continue  # no other title word shares its stem
@@ -262,6 +270,8 @@ def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: d
             text = " ".join(wrong)
             if kind == "stop_wrapped":
                 text = rng.choice(STOP_WRAPS).format(text)
+            if kind == "stop_title":
+                text = rng.choice(TITLE_WRAPS).format(text)
             queries.append(Query(kind, text, " ".join(phrase), expected))
             made += 1
     return queries
