@@ -211,11 +211,11 @@ def reader(stop: threading.Event, answered: list, failures: list, reasons: list)
 READER_TIMEOUT = float(os.environ.get("CHAOS_SEARCH_TIMEOUT", "10"))
 
 
-def patient_reader(settings) -> None:
-    """The in-process reader gets READER_TIMEOUT as its request timeout and search budget, and a
+def patient_reader(settings, timeout: float = READER_TIMEOUT) -> None:
+    """The in-process reader gets `timeout` as its request timeout and search budget, and a
     client built with it (the caller resets the client again afterwards)."""
-    settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "TIMEOUT": READER_TIMEOUT}
-    settings.SEARCH = {**settings.SEARCH, "DEADLINE_SECONDS": READER_TIMEOUT}
+    settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "TIMEOUT": timeout}
+    settings.SEARCH = {**settings.SEARCH, "DEADLINE_SECONDS": timeout}
     reset_client()
 
 

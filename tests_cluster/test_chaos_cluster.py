@@ -15,7 +15,7 @@ from search.aliases import alias_name
 from search.client import reset_client
 from tests.chaos_support import CHAOS_SETTINGS, SECONDS, admin, patient_reader, run_chaos
 from tests_cluster.conftest import cluster
-from tests_cluster.workload import node_of_primary
+from tests_cluster.workload import SEARCH_TIMEOUT, node_of_primary
 
 SEEDS = [int(s) for s in os.environ.get("CLUSTER_CHAOS_SEEDS", "1").split(",")]
 
@@ -38,10 +38,10 @@ def node_killed_and_started(hold) -> tuple[float, float, float]:
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.django_db(transaction=True)
 def test_chaos_with_a_node_killed_fails_no_search(seed, build_index, capsys, poison, settings):
-    # The in-process reader gets a patient request timeout and budget (chaos_support and
-    # workload.py say why: this shared machine, three JVMs), and a client built with them.
+    # The in-process reader gets the cluster tests' request timeout and budget (workload.py
+    # says why: this shared machine, three JVMs), and a client built with them.
     settings.SEARCH = {**settings.SEARCH, **CHAOS_SETTINGS}
-    patient_reader(settings)
+    patient_reader(settings, float(SEARCH_TIMEOUT))
     try:
         run_chaos(seed, build_index, capsys, node_killed_and_started)
     finally:
