@@ -39,12 +39,13 @@ def _doc(text: str, default, **extra):
 # tier outranks every document that only collects lower ones (search/querying/query.py).
 TIERS = MappingProxyType(
     {
-        "title.exact.phrase": 64,
-        "title.exact.words": 32,
-        "title.stem.phrase": 16,
-        "title.stem.words": 8,
-        "body.exact.phrase": 4,
-        "body.stem.phrase": 2,
+        "title.exact.phrase": 128,
+        "title.exact.words": 64,
+        "title.stem.phrase": 32,
+        "title.stem.words": 16,
+        "body.exact.phrase": 8,
+        "body.stem.phrase": 4,
+        "title.most.words": 2,
         "all.words": 1,
     }
 )
@@ -154,7 +155,7 @@ class RankingSettings:
     max_query_length: int = _doc("Characters of a query searched (cut at a word boundary).", 200)
     max_query_words: int = _doc("Words of a query searched.", 12)
     max_query_tokens: int = _doc("Tokens as Elasticsearch sees them (a hyphen-joined or CJK word holds many).", 12)
-    max_suggest_words: int = _doc("The suggesters look at the first words only (bench/hostile.py) ...", 6)
+    max_suggest_words: int = _doc("Words of a query corrected at most: the first it does not know (bench/hostile.py) ...", 6)
     max_suggest_word_length: int = _doc("... and at no word longer than this.", 30)
     typed_score: float = _doc("The fixed score of what was typed: above any correction, so it stays first.", 1.1)
     min_suggestion_score: float = _doc("Corrections scoring less are dropped (also the score of keeping an unknown word).", 0.6)
@@ -175,6 +176,13 @@ class RankingSettings:
         0.9,
     )
     title_boost: float = _doc("Inside a tier, BM25 weighs the title this many times the text.", 2.0)
+    most_words_from: int = _doc(
+        "The `title.most.words` tier (a title holding most words: readers put words around a title) is searched from this many non-stop words (docs/search.md)",
+        3,
+    )
+    most_words_match: str = _doc(
+        "... and how many of them the title must hold (Elasticsearch's `minimum_should_match`: -40% leaves out one of 3-4, two of 5-7).", "-40%"
+    )
     weak_typo_min_length: int = _doc(
         "A word the index lacks is corrected by an unusual edit (another letter, a stray extra one) only from this length (search/querying/confidence.py).", 7
     )

@@ -216,8 +216,8 @@ TIERS = {name: 2 ** (len(TIER_NAMES) - 1 - i) for i, name in enumerate(TIER_NAME
 def test_weights_fall_with_rank_and_score_and_what_was_typed_weighs_one():
     assert weights(ALTS) == [1.0, round(2 * 0.9 / 3.3, 4), round(0.7 / 3.3, 4)]
     table = boosts(ALTS, tiers=TIERS)
-    assert table[0]["title.exact.phrase"] == 64 and table[0]["all.words"] == 1
-    assert table[1]["title.exact.phrase"] == round(64 * weights(ALTS)[1], 4)
+    assert table[0]["title.exact.phrase"] == TIERS["title.exact.phrase"] and table[0]["all.words"] == 1
+    assert table[1]["title.exact.phrase"] == round(TIERS["title.exact.phrase"] * weights(ALTS)[1], 4)
 
 
 def test_build_query_tiers_one_word():
@@ -231,14 +231,16 @@ def test_build_query_tiers_one_word():
     assert should[0] == {
         "dis_max": {
             "queries": [
-                const({"match_phrase": {"title.exact": {"query": "firefix"}}}, 64, "alt0.title.exact.phrase"),
-                const({"match_phrase": {"title.exact": {"query": "firefox"}}}, 64 * w, "alt1.title.exact.phrase"),
+                const({"match_phrase": {"title.exact": {"query": "firefix"}}}, TIERS["title.exact.phrase"], "alt0.title.exact.phrase"),
+                const({"match_phrase": {"title.exact": {"query": "firefox"}}}, TIERS["title.exact.phrase"] * w, "alt1.title.exact.phrase"),
             ]
         }
     }
-    assert should[1]["dis_max"]["queries"][0] == const({"match_phrase": {"title": {"query": "firefix"}}}, 16, "alt0.title.stem.phrase")
+    assert should[1]["dis_max"]["queries"][0] == const({"match_phrase": {"title": {"query": "firefix"}}}, TIERS["title.stem.phrase"], "alt0.title.stem.phrase")
     assert should[2]["dis_max"]["queries"][1] == const(
-        {"multi_match": {"query": "firefox", "type": "phrase", "fields": ["text.exact", "comment.exact"]}}, 4 * w, "alt1.body.exact.phrase"
+        {"multi_match": {"query": "firefox", "type": "phrase", "fields": ["text.exact", "comment.exact"]}},
+        TIERS["body.exact.phrase"] * w,
+        "alt1.body.exact.phrase",
     )
     assert should[3]["dis_max"]["queries"][0]["constant_score"]["_name"] == "alt0.body.stem.phrase"
     # One word: the "every word" tiers would repeat the phrase tiers, so they are left out.
@@ -262,13 +264,40 @@ def test_build_query_tiers_one_word():
 def test_build_query_words_tiers_drop_stop_words_and_phrases_keep_them():
     q = build_query([Alternative(1.1, "how to use the firefox", typed=True)], tiers=TIERS, title_boost=2, relevance_weight=0.01)
     clauses = {c["constant_score"]["_name"]: c["constant_score"]["filter"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
-    assert list(clauses) == [f"alt0.{t}" for t in TIER_NAMES]
+    # Two words: no title.most.words tier (from most_words' first number of words only: below).
+    assert list(clauses) == [f"alt0.{t}" for t in TIER_NAMES if t != "title.most.words"]
     assert clauses["alt0.title.exact.phrase"] == {"match_phrase": {"title.exact": {"query": "how to use the firefox"}}}
     assert clauses["alt0.title.exact.words"] == {"match": {"title.exact": {"query": "use firefox", "operator": "and"}}}
     assert clauses["alt0.all.words"] == {"combined_fields": {"query": "use firefox", "fields": ["title", "text", "comment"], "operator": "and"}}
     # A tier switched off in the settings is left out.
     fewer = build_query([Alternative(1.1, "use firefox", typed=True)], tiers={"title.exact.phrase": 1}, title_boost=2, relevance_weight=0.01)
     assert [d["dis_max"]["queries"][0]["constant_score"]["_name"] for d in fewer["bool"]["should"] if "dis_max" in d] == ["alt0.title.exact.phrase"]
+
+
+def test_a_long_query_also_finds_titles_holding_all_its_words_but_one():
+    """ "the one about hack day at the guardian": the reader's own words around a title ("one",
+    "about") keep it out of every tier that needs every word; title.most.words takes it."""
+    long = Alternative(1.1, "the one about hack day at the guardian", typed=True)
+    q = build_query([long], tiers=TIERS, title_boost=2, relevance_weight=0.01, most_words=(4, "-1"))
+    clauses = {c["constant_score"]["_name"]: c["constant_score"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
+    assert list(clauses) == [f"alt0.{t}" for t in TIER_NAMES]  # in the tiers' order: between the body's phrases and all.words
+    assert clauses["alt0.title.most.words"] == {
+        "filter": {"match": {"title": {"query": "one about hack day guardian", "minimum_should_match": "-1"}}},
+        "boost": TIERS["title.most.words"],
+        "_name": "alt0.title.most.words",
+    }
+    # Fewer non-stop words than most_words asks for ("hack day guardian": three): not searched; nor
+    # when switched off, nor newest first (where a document must hold every word of an alternative).
+    short = Alternative(1.1, "hack day at the guardian", typed=True)
+    for alt, most, words_alone in [(short, (4, "-1"), True), (long, (0, "-1"), True), (long, (4, "-1"), False)]:
+        q = build_query([alt], tiers=TIERS, title_boost=2, relevance_weight=0.01, most_words=most, words_alone=words_alone)
+        assert "title.most.words" not in str(q)
+    # Its alternatives weigh the same there (BM25 orders them); in every other tier a correction weighs less.
+    both = [long, Alternative(0.9, "the one about hack day at the guardians")]
+    q = build_query(both, tiers=TIERS, title_boost=2, relevance_weight=0.01, most_words=(4, "-1"))
+    boost = {c["constant_score"]["_name"]: c["constant_score"]["boost"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
+    assert boost["alt0.title.most.words"] == boost["alt1.title.most.words"] == TIERS["title.most.words"]
+    assert boost["alt1.all.words"] < boost["alt0.all.words"]
 
 
 def test_tier_weights_are_powers_of_two_so_a_higher_tier_always_wins():

@@ -284,3 +284,15 @@ def test_two_partial_answers_are_a_503_that_is_not_cached(knowing, settings):
     assert len(client.bodies) == 1  # asked, not served from a cache of the partial answer
     cached = FakeClient()
     assert [h.title for h in search("firefox", client=cached).hits] == ["Firefox tips"] and cached.bodies == []  # the whole one is
+
+
+def test_the_words_corrected_are_the_first_unknown_ones_wherever_they_sit(settings):
+    """MAX_SUGGEST_WORDS bounds how many words are corrected, not where: a typo after the words a
+    reader put around a title ("the one about hack day at the guardizn") is still corrected."""
+    pytest.importorskip("search._lexicon")
+    known = vocabulary.from_words(dict.fromkeys(["the", "one", "about", "hack", "day", "at"], (3, 3, 0)))
+    query = "the one about hack day at the guardizn"
+    assert [words(query)[i][2] for i in plan.unknown_words(query, known, conf.get())] == ["guardizn"]
+    # Twelve unknown words: the first six only (the cost bench/hostile.py measures).
+    many = " ".join(f"wordz{chr(97 + i)}" for i in range(12))
+    assert plan.unknown_words(many, known, conf.get()) == list(range(conf.get().ranking.max_suggest_words))
