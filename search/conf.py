@@ -176,6 +176,10 @@ class RankingSettings:
         0.9,
     )
     title_boost: float = _doc("Inside a tier, BM25 weighs the title this many times the text.", 2.0)
+    fuzzy_title_completion: str = _doc(
+        "As you type, when a word before the last is in no title: titles holding the words up to this many edits each (Elasticsearch's fuzziness; empty: off).",
+        "1",
+    )
     most_words_from: int = _doc(
         "The `title.most.words` tier (a title holding most words: readers put words around a title) is searched from this many non-stop words (docs/search.md)",
         3,

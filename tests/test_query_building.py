@@ -430,3 +430,23 @@ def test_a_space_or_a_dot_or_a_colon_after_the_normalized_last_word_ends_it(raw,
     from search.querying.service import normalize, unfinished
 
     assert unfinished(raw, normalize(raw)) is completing
+
+
+def test_as_you_type_titles_may_also_match_fuzzily_when_asked():
+    """A typo in a finished word the dictionary left alone ("the torm wor") kept "The Storm Worm"
+    out of every completion tier: asked (plan.strangers_to_titles), what was typed also matches
+    titles up to one edit a word, the last word a prefix, in title.most.words."""
+    typed, fixed = Alternative(1.1, "the torm wor", typed=True), Alternative(0.9, "the storm wor")
+    q = build_query([typed, fixed], tiers=TIERS, title_boost=2, relevance_weight=0.01, completion_weight=0.9, fuzzy_completion="1")
+    clauses = {c["constant_score"]["_name"]: c["constant_score"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
+    assert clauses["alt0c.title.most.words"] == {
+        "filter": {"match_bool_prefix": {"title.exact": {"query": "torm wor", "operator": "and", "fuzziness": "1"}}},
+        "boost": round(TIERS["title.most.words"] * 0.9, 4),
+        "_name": "alt0c.title.most.words",
+    }
+    assert "alt1c.title.most.words" not in clauses  # what was typed only: the fuzzy words cover the corrections
+    # Not asked, not completing (a submitted query), or one word (nothing before the last): not sent.
+    for shape in [{"completion_weight": 0.9}, {"fuzzy_completion": "1"}]:
+        assert "fuzziness" not in str(build_query([typed], tiers=TIERS, title_boost=2, relevance_weight=0.01, **shape))
+    one = build_query([Alternative(1.1, "torm", typed=True)], tiers=TIERS, title_boost=2, relevance_weight=0.01, completion_weight=0.9, fuzzy_completion="1")
+    assert "fuzziness" not in str(one)

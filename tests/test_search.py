@@ -185,8 +185,9 @@ def test_debug_table(client, corpus):
         assert text in html
     # Per alternative: typed or corrected, and the constant score of each tier of its clauses.
     rows = re.findall(r"<tr><td>(\d)</td><td>([^<]*)</td><td>(typed|corrected)</td><td>[\d.]+</td>\s*<td>([\d.]+)</td>", html)
-    assert rows[0] == ("0", "firefix", "typed", "64.0") and rows[1][1:3] == ("firefox", "corrected")
-    assert 0 < float(rows[1][3]) < 64
+    top = float(conf.get().ranking.tiers["title.exact.phrase"])
+    assert rows[0] == ("0", "firefix", "typed", str(top)) and rows[1][1:3] == ("firefox", "corrected")
+    assert 0 < float(rows[1][3]) < top
     # Per hit: the tier it reached (the post titled with the correction: its title, as written).
     assert re.search(r"<td>post</td><td>Firefox keyboard shortcuts</td><td>title.exact.phrase</td>", html)
     html = client.get(RESULTS + "?q=firefix&debug-search").content.decode()

@@ -296,3 +296,15 @@ def test_the_words_corrected_are_the_first_unknown_ones_wherever_they_sit(settin
     # Twelve unknown words: the first six only (the cost bench/hostile.py measures).
     many = " ".join(f"wordz{chr(97 + i)}" for i in range(12))
     assert plan.unknown_words(many, known, conf.get()) == list(range(conf.get().ranking.max_suggest_words))
+
+
+def test_titles_are_matched_fuzzily_only_when_a_word_before_the_last_is_in_no_title(settings):
+    pytest.importorskip("search._lexicon")
+    counts = {"the": (9, 9, 9), "storm": (2, 5, 0), "stat": (0, 5, 0), "representational": (1, 0, 0), "c#": (3, 0, 0), "csharp": (3, 0, 0)}
+    known = vocabulary.from_words(counts)
+    cfg = conf.get()
+    assert not plan.strangers_to_titles("the storm wor", known, cfg)  # every earlier word in a title (the last may be unfinished)
+    assert plan.strangers_to_titles("the torm wor", known, cfg)  # a word the index lacks
+    assert plan.strangers_to_titles("representational stat tran", known, cfg)  # a word only bodies hold
+    assert not plan.strangers_to_titles("storm xyzzy", known, cfg)  # the last word is not judged
+    assert not plan.strangers_to_titles("c# tut", known, cfg)  # a symbol word as indexed ("csharp")

@@ -28,6 +28,7 @@ from search.querying.suggestions import (
     known_words_aggregation,
     suggest_block,
 )
+from search.stopwords import is_stop_word
 from search.words import one_joined_token, words
 
 
@@ -43,6 +44,7 @@ def _body(
     snippets: bool = True,
     parsed: syntax.Parsed | None = None,
     excluded: tuple[int, ...] = (),
+    fuzzy: bool = False,
 ) -> dict:
     """One entry per post; with `detail` (the results page) the tag and year facets (its comments
     come from comments_request()); `filters` narrow the entries; without `snippets` only titles
@@ -56,6 +58,7 @@ def _body(
         most_words=(ranking.most_words_from, ranking.most_words_match),
         completion_weight=ranking.completion_weight if completing else 0.0,
         words_alone=sort == RELEVANCE,
+        fuzzy_completion=ranking.fuzzy_title_completion if fuzzy and completing else "",
     )
     query = syntax.restricted(query, parsed, excluded)  # the phrases and -exclusions (search/querying/syntax.py)
     highlight = highlight_query(alts, completing=completing)
@@ -87,6 +90,20 @@ def typed(query: str, cfg: SearchSettings) -> list[Alternative]:
 
 def typed_request(query: str, *, page: int, cfg: SearchSettings, completing: bool = False, sort: str = RELEVANCE, **shape) -> dict:
     return _body(typed(query, cfg), page=page, cfg=cfg, completing=completing, sort=sort, **shape)
+
+
+def strangers_to_titles(query: str, dictionary, cfg: SearchSettings) -> bool:
+    """Whether a word before the last (not a stop word) is in no title: a typo left uncorrected or
+    a word only bodies hold, so no title holds what was typed and a keystroke's completion tiers
+    find none. Then the instant box also matches titles fuzzily (query._fuzzy_completion); only
+    then, for what that costs."""
+    for _, _, word in words(query)[:-1]:
+        if is_stop_word(word):
+            continue
+        counts = dictionary.counts(symbols.indexed(word.lower(), cfg.index.symbol_words))
+        if counts is None or counts[0] == 0:
+            return True
+    return False
 
 
 def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:

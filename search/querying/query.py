@@ -187,6 +187,22 @@ def _completion_clauses(text: str, *, stems: bool) -> dict[str, dict]:
     return {**clauses, "title.stem.phrase": phrase, "title.stem.words": every} if stems else clauses
 
 
+def _fuzzy_completion(text: str, fuzziness: str) -> dict | None:
+    """The instant box's last resort for a title: its words up to `fuzziness` edits each, the last
+    as the start of a word ("the torm wor" -> "The Storm Worm", "bars near nort" -> "Polar bears
+    near north pole"). The typo of a finished word the dictionary left alone (no sure correction,
+    or a word that only bodies hold: "stat", "bars") kept the title out of every completion tier.
+    build_query sends it only when asked (search/querying/plan.py: a word before the last is in no
+    title): sent with every keystroke it cost a fifth more of Elasticsearch's time; one edit a word
+    costs a tenth on the keystrokes it is sent with (two edits for long words, "AUTO", cost half
+    more and found no more): bench/fuzzy_completion_cost.py."""
+    *head, last = _words(text)
+    if not head:
+        return None
+    words = " ".join([*(w for w in head if not is_stop_word(w)), last])
+    return {"match_bool_prefix": {f"{TITLE}.{EXACT}": {"query": words, "operator": "and", "fuzziness": fuzziness}}}
+
+
 def _some_words(words: str, i: int, *, title_boost: float, boost: float, synonyms: bool = False) -> dict:
     """BM25 over an alternative's words, the title weighed more: the order inside a tier, and a
     match at all for a document holding only some of the words."""
@@ -206,6 +222,21 @@ def _scored_tiers(text: str, words: str, i: int, w: float, *, tiers: dict, synon
     return out
 
 
+def _scored_completions(text: str, i: int, w: float, *, tiers: dict, stems: bool, fuzziness: str) -> list[tuple[str, dict]]:
+    """(tier, constant-score clause) of the completions of alternative `i` (weight `w`, completion
+    weight included), and with `fuzziness` its fuzzy title words (in MOST_WORDS; asked for what was
+    typed only, whose weight is 1, so that tier's rule of equal weights holds)."""
+    clauses = [(tier, clause, w) for tier, clause in _completion_clauses(text, stems=stems).items()]
+    fuzzy = _fuzzy_completion(text, fuzziness) if fuzziness else None
+    if fuzzy is not None:
+        clauses.append((MOST_WORDS, fuzzy, w))  # only what was typed asks for it: its weight is 1
+    return [
+        (tier, {"constant_score": {"filter": clause, "boost": round(tiers[tier] * weight, 4), "_name": f"alt{i}{COMPLETED}.{tier}"}})
+        for tier, clause, weight in clauses
+        if tier in tiers
+    ]
+
+
 def build_query(
     alternatives: list[Alternative],
     *,
@@ -215,6 +246,7 @@ def build_query(
     completion_weight: float = 0.0,
     words_alone: bool = True,
     most_words: tuple[int, str] = NO_MOST_WORDS,
+    fuzzy_completion: str = "",
 ) -> dict:
     """The bool query: any clause may match; only published (pub_date passed) documents.
 
@@ -222,11 +254,11 @@ def build_query(
     kept it also matches in the exact tiers with that word as a prefix (clauses `alt<i>c.<tier>`),
     weighted `completion_weight` times the alternative's own weight. Below 1, what was typed
     ranks above its completions in a tier; far enough above the corrections' weights, completions
-    rank above corrections ("firef" finds Firefox, not "fire").
+    rank above corrections ("firef" finds Firefox, not "fire"). With `fuzzy_completion` too, what
+    was typed also matches titles fuzzily (_fuzzy_completion), in MOST_WORDS.
 
-    Without `words_alone` (newest first), a document must reach a tier (hold every non-stop word of
-    an alternative; not MOST_WORDS): ordered by date, a document holding one of the words would
-    come first."""
+    Without `words_alone` (newest first), a document must reach a tier (every non-stop word of an
+    alternative; not MOST_WORDS): ordered by date, one holding one of the words would come first."""
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
     relevance = []
     typed_last = last_word(without_symbols(alternatives[0].text)) if alternatives else ""
@@ -241,10 +273,9 @@ def build_query(
         for tier, scored in _scored_tiers(text, words, i, w, tiers=tiers, synonyms=expanded, most_words=most_words if words_alone else NO_MOST_WORDS):
             by_tier[tier].append(scored)
         if completion_weight and typed_last and not expanded and last_word(text) == typed_last:  # a query of only ":" has no word
-            for tier, clause in _completion_clauses(text, stems=last_corrected).items():
-                if tier in tiers:
-                    boost = round(tiers[tier] * w * completion_weight, 4)
-                    by_tier[tier].append({"constant_score": {"filter": clause, "boost": boost, "_name": f"alt{i}{COMPLETED}.{tier}"}})
+            fuzziness = fuzzy_completion if i == 0 else ""  # what was typed only: its fuzzy words cover the corrections'
+            for tier, scored in _scored_completions(text, i, w * completion_weight, tiers=tiers, stems=last_corrected, fuzziness=fuzziness):
+                by_tier[tier].append(scored)
         if words and words_alone:
             relevance.append(_some_words(words, i, title_boost=title_boost, boost=round(relevance_weight * w, 6), synonyms=expanded))
     should = [{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses] + relevance

@@ -313,8 +313,7 @@ def current_generation() -> int | None:
 def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: bool = False, snippets: bool = True) -> None:
     """One path for every query: words the dictionary knows are never asked about; the others get
     their candidates from the dictionary (no request), or, for a word it cannot answer for or while
-    none is loaded, from the suggesters in one small request; then the query is searched once,
-    with its alternatives."""
+    none is loaded, from the suggesters in one small request; then one search, with its alternatives."""
     cfg = conf.get()
     query = result.parsed.searched
     dictionary = vocabulary.current(gen)
@@ -356,6 +355,7 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         snippets=snippets,
         parsed=result.parsed,
         excluded=_excluded(result, executor),
+        fuzzy=result.completing and dictionary is not None and plan.strangers_to_titles(query, dictionary, cfg),
     )
     _read(result, executor.search(body))
     if detail and result.hits and cfg.serving.entry_comments:
