@@ -127,6 +127,7 @@ def results(request):
     context["linked_hits"] = recorder().result_links(result, context["query_id"])
     if context["debug"]:
         context["debug_tiers"] = list(conf.get().ranking.tiers)
+        context["debug_tier_parts"] = [tier.split(".") for tier in context["debug_tiers"]]  # the headers wrap at the dots
         context["debug_rows"] = [(alt, [b[t] for t in context["debug_tiers"]]) for alt, b in zip(result.alternatives, result.boosts, strict=True)]
         context["debug_json"] = json.dumps(result.requests, indent=2, ensure_ascii=False)
         context["elasticsearch_url"] = safe_url(conf.get().elasticsearch.url)

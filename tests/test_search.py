@@ -178,8 +178,8 @@ def test_debug_table(client, corpus):
         "Elasticsearch round trips",
         "total time",
         "&quot;match_phrase&quot;",
-        ">title.exact.phrase</th>",
-        ">body.stem.phrase</th>",
+        ">title.<wbr>exact.<wbr>phrase</th>",
+        ">body.<wbr>stem.<wbr>phrase</th>",
         ">tier reached</th>",
     ):
         assert text in html
