@@ -157,6 +157,12 @@ def last_word(text: str) -> str:
     return found[-1].lower() if found else ""
 
 
+def _completing_words(head: list[str], last: str) -> str:
+    """The words a completion's "every word" clause matches: the finished ones but stop words, then
+    the unfinished last (kept even when it starts like a stop word: "the" may become "theme")."""
+    return " ".join([*(w for w in head if not is_stop_word(w)), last])
+
+
 def _completion_clauses(text: str, *, stems: bool) -> dict[str, dict]:
     """The title tiers of one alternative whose last word may be unfinished: that word as the
     start of a longer one ("firefox ext" -> "firefox extension"). Titles only: a prefix expands
@@ -180,7 +186,7 @@ def _completion_clauses(text: str, *, stems: bool) -> dict[str, dict]:
     if not head:  # one word: a prefix query, which (unlike a phrase prefix) never stops expanding early
         started = {"prefix": {field: {"value": as_prefix(last)}}}
         return {"title.exact.phrase": started, **({"title.stem.phrase": started} if stems else {})}
-    words = " ".join([*(w for w in head if not is_stop_word(w)), last])
+    words = _completing_words(head, last)
     phrase = {"match_phrase_prefix": {field: {"query": text, "max_expansions": PREFIX_EXPANSIONS}}}
     every = {"match_bool_prefix": {field: {"query": words, "operator": "and"}}}
     clauses = {"title.exact.phrase": phrase, "title.exact.words": every}
@@ -194,13 +200,12 @@ def _fuzzy_completion(text: str, fuzziness: str) -> dict | None:
     or a word that only bodies hold: "stat", "bars") kept the title out of every completion tier.
     build_query sends it only when asked (search/querying/plan.py: a word before the last is in no
     title): sent with every keystroke it cost a fifth more of Elasticsearch's time; one edit a word
-    costs a tenth on the keystrokes it is sent with (two edits for long words, "AUTO", cost half
-    more and found no more): bench/fuzzy_completion_cost.py."""
+    costs 1.12x on the keystrokes it is sent with (two edits for long words, "AUTO", 1.40x and
+    found no more): bench/fuzzy_completion_cost.py."""
     *head, last = _words(text)
     if not head:
         return None
-    words = " ".join([*(w for w in head if not is_stop_word(w)), last])
-    return {"match_bool_prefix": {f"{TITLE}.{EXACT}": {"query": words, "operator": "and", "fuzziness": fuzziness}}}
+    return {"match_bool_prefix": {f"{TITLE}.{EXACT}": {"query": _completing_words(head, last), "operator": "and", "fuzziness": fuzziness}}}
 
 
 def _some_words(words: str, i: int, *, title_boost: float, boost: float, synonyms: bool = False) -> dict:
