@@ -308,3 +308,6 @@ def test_titles_are_matched_fuzzily_only_when_a_word_before_the_last_is_in_no_ti
     assert plan.strangers_to_titles("representational stat tran", known, cfg)  # a word only bodies hold
     assert not plan.strangers_to_titles("storm xyzzy", known, cfg)  # the last word is not judged
     assert not plan.strangers_to_titles("c# tut", known, cfg)  # a symbol word as indexed ("csharp")
+    # Past MAX_SUGGEST_WORDS words: never (a fuzzy word is a correction's work, bounded as they are).
+    assert plan.strangers_to_titles("torm " * (cfg.ranking.max_suggest_words - 1) + "wor", known, cfg)
+    assert not plan.strangers_to_titles("torm " * cfg.ranking.max_suggest_words + "wor", known, cfg)

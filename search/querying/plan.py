@@ -96,8 +96,13 @@ def strangers_to_titles(query: str, dictionary, cfg: SearchSettings) -> bool:
     """Whether a word before the last (not a stop word) is in no title: a typo left uncorrected or
     a word only bodies hold, so no title holds what was typed and a keystroke's completion tiers
     find none. Then the instant box also matches titles fuzzily (query._fuzzy_completion); only
-    then, for what that costs."""
-    for _, _, word in words(query)[:-1]:
+    then, for what that costs, and only in a query of at most MAX_SUGGEST_WORDS words: a fuzzy word
+    is a correction's work, bounded as corrections are (twelve misspelled words took 1.3x the
+    Elasticsearch time with it: bench/hostile.py)."""
+    found = words(query)
+    if len(found) > cfg.ranking.max_suggest_words:
+        return False
+    for _, _, word in found[:-1]:
         if is_stop_word(word):
             continue
         counts = dictionary.counts(symbols.indexed(word.lower(), cfg.index.symbol_words))
