@@ -81,13 +81,13 @@ def main():
     from django.conf import settings
     from django.db import connection
 
-    from bench.querygen import generate
+    from bench.querygen import LOAD_KINDS, generate
     from insights import log
     from insights.models import SearchLog
     from search import conf
     from search.querying.service import search
 
-    texts = [q.text for q in generate(args.corpus, per_kind=args.queries)]
+    texts = [q.text for q in generate(args.corpus, per_kind=args.queries, kinds=LOAD_KINDS)]
     for text in texts:
         search(text, page=1)
     results = [search(text, page=1) for text in texts]

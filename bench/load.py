@@ -341,7 +341,7 @@ def main():
     load_dotenv(os.environ.get("ENV_FILE", ROOT / ".env.dev"), override=False)
     from bench.escache import clear_request_cache
     from bench.freshqueries import CORRECT, KEYSTROKE, MISSPELLED, pool, slices
-    from bench.querygen import generate, load_posts
+    from bench.querygen import LOAD_KINDS, generate, load_posts
 
     candidates, server_envs = plan_candidates(args)
     recorded = gates.recorded()  # before the run: a malformed table fails at once
@@ -355,7 +355,7 @@ def main():
         if users:
             need = len(users) * (args.rounds + 1)
             pools[kind] = iter(slices(pool(args.corpus, kind=kind, size=need * args.slice, seed=args.seed, posts=posts), need))
-    repeated = [q.text for q in generate(args.corpus, per_kind=args.queries, posts=posts)]
+    repeated = [q.text for q in generate(args.corpus, per_kind=args.queries, posts=posts, kinds=LOAD_KINDS)]
     files: dict[tuple[str, int], Path] = {}  # (label, round; -1 = warm-up) -> paths
     for n, (label, _server, prefix, kind) in enumerate(candidates):
         for r in range(-1, args.rounds):

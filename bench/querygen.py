@@ -19,6 +19,13 @@ only when such a post is the first hit (a comment first is a miss). Kinds:
 - stop_title: a whole title of 4-9 words, at least two of them stop words ("testing things in
   fedora using docker"), one typo in a content word, wrapped half the time ("about the ..."): the
   independent sets' kind of stop-word titles (issue 36, item 5)
+- real_word, real_phrase: one title word, or a 2-3 word title phrase, with one word spelled as
+  people really misspell it: a misspelling codespell's list gives for it (bench/misspellings.py),
+  from the list's `tune` half; real_word_heldout, real_phrase_heldout: the same from its `heldout`
+  half, which no rule is tuned on (issue 48)
+
+Each query records its typo's source (keyboard: our own slip model; list: HUMAN below; codespell)
+and its edit distance, so bench/relevance.py can report both apart.
 
 A typo that happens to be a real word of the corpus is rejected: that is a different problem
 (a real-word error) that no spelling suggester can see.
@@ -29,6 +36,9 @@ import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from bench.misspellings import misspellings
+from search.querying.candidates import osa
 
 MAX_EXPECTED = 3
 MIN_WORD = 4
@@ -131,6 +141,8 @@ class Query:
     text: str
     correct: str
     expected: list[int] = field(default_factory=list)
+    source: str = "none"  # where its typos come from: none (a control), keyboard, list, codespell
+    edits: int = 0  # the most edits (an adjacent swap is one) between a typo and its word
 
 
 def neighbours(ch: str) -> str:
@@ -171,16 +183,45 @@ def load_posts(corpus: Path) -> list[dict]:
 
 
 CONTROL_KINDS = ("control", "stem_control", "control_phrase2", "shuffled")
-KINDS = ["control", "stem_control", "control_phrase2", "shuffled", "human", *MECHANICAL, "phrase2", "phrase3", "two_typos", "stop_wrapped", "stop_title"]
+# The kinds whose typo is a real misspelling from codespell's list, and the list's half.
+REAL_KINDS = {"real_word": "tune", "real_phrase": "tune", "real_word_heldout": "heldout", "real_phrase_heldout": "heldout"}
+KINDS = [
+    "control",
+    "stem_control",
+    "control_phrase2",
+    "shuffled",
+    "human",
+    *MECHANICAL,
+    "phrase2",
+    "phrase3",
+    "two_typos",
+    "stop_wrapped",
+    "stop_title",
+    *REAL_KINDS,
+]
+# The kinds before the real-misspelling ones: the load benchmark's repeated queries stay the set
+# its gates were recorded with.
+LOAD_KINDS = [k for k in KINDS if k not in REAL_KINDS]
+
+
+def source(kind: str) -> str:
+    """Where a kind's typos come from."""
+    if kind in CONTROL_KINDS:
+        return "none"
+    if kind in REAL_KINDS:
+        return "codespell"
+    return "list" if kind == "human" else "keyboard"
 
 
 def title_words(posts: list[dict]) -> set[str]:
     return {w for p in posts for w in tokens(p["title"])}
 
 
-def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: dict[str, str] | None = None, posts: list[dict] | None = None) -> list[Query]:
+def generate(
+    corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: dict[str, str] | None = None, posts: list[dict] | None = None, kinds=None
+) -> list[Query]:
     """`stems` maps title words to their porter stems (bench/relevance.py asks Elasticsearch); without
-    it there are no stem_control queries."""
+    it there are no stem_control queries. `kinds`: those made (default KINDS)."""
     posts = posts if posts is not None else load_posts(corpus)
     from search.stopwords import is_stop_word
 
@@ -207,7 +248,7 @@ def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: d
     order = list(titles)
     rng.shuffle(order)
     queries: list[Query] = []
-    for kind in KINDS:
+    for kind in kinds or KINDS:
         made, tries = 0, 0
         for pid in order:
             if made >= per_kind or tries > 20000:
@@ -222,6 +263,8 @@ def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: d
                 "stop_wrapped": rng.choice([1, 2]),
                 "control_phrase2": 2,
                 "shuffled": rng.choice([2, 3]),
+                "real_phrase": rng.choice([2, 3]),
+                "real_phrase_heldout": rng.choice([2, 3]),
             }.get(kind, 1)
             if kind == "stop_title":
                 if not 4 <= len(words) <= 9 or sum(is_stop_word(w) for w in words) < 2:
@@ -237,6 +280,8 @@ def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: d
                 continue
             if kind == "stem_control" and len(stem_family.get(stems.get(phrase[0], ""), ())) < 2:
                 continue  # no other title word shares its stem
+            if kind in REAL_KINDS and not any(w in misspellings(REAL_KINDS[kind]) for w in phrase):
+                continue
             if kind == "human":
                 candidates = [w for w in phrase if w in HUMAN]
                 if not candidates:
@@ -251,20 +296,26 @@ def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: d
             if kind == "shuffled":
                 if len(phrase) < 2 or holders(phrase):
                     continue  # the words must not stand in this order in any title
-            wrong = list(phrase)
+            wrong, edits = list(phrase), 0
             if kind not in CONTROL_KINDS:
                 n_typos = 2 if kind == "two_typos" else 1
                 positions = [i for i, w in enumerate(phrase) if content(w)]
+                if kind in REAL_KINDS:
+                    positions = [i for i in positions if phrase[i] in misspellings(REAL_KINDS[kind])]
                 if len(positions) < n_typos:
                     continue
                 ok = True
                 for i in rng.sample(positions, n_typos):
-                    mech = "human" if kind == "human" else (kind if kind in MECHANICAL else rng.choice(MECHANICAL))
-                    bad = typo(phrase[i], mech, rng)
+                    if kind in REAL_KINDS:
+                        bad = rng.choice(misspellings(REAL_KINDS[kind])[phrase[i]])
+                    else:
+                        mech = "human" if kind == "human" else (kind if kind in MECHANICAL else rng.choice(MECHANICAL))
+                        bad = typo(phrase[i], mech, rng)
                     if bad == phrase[i] or bad in vocabulary:
                         ok = False
                         break
                     wrong[i] = bad
+                    edits = max(edits, osa(bad, phrase[i]))
                 if not ok:
                     continue
             text = " ".join(wrong)
@@ -272,6 +323,6 @@ def generate(corpus: Path, *, seed: int = 20261121, per_kind: int = 60, stems: d
                 text = rng.choice(STOP_WRAPS).format(text)
             if kind == "stop_title":
                 text = rng.choice(TITLE_WRAPS).format(text)
-            queries.append(Query(kind, text, " ".join(phrase), expected))
+            queries.append(Query(kind, text, " ".join(phrase), expected, source=source(kind), edits=edits))
             made += 1
     return queries

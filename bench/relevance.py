@@ -9,8 +9,10 @@ stemmed fields, multi_match with fuzziness AUTO, and PostgreSQL full-text search
 at rank r when the r-th hit is a post whose title holds the intended words as written (a comment
 ranking first counts as its post: one entry per post, issue 26). Then the never-worse gate: every correctly spelled query
 (bench/querygen.CONTROL_KINDS) must rank its first expected post at least as high as plain
-multi_match on the words as written; the regressions are counted and listed, and
---fail-on-regression makes them an exit status. --tune compares term suggester settings.
+multi_match on the words as written, and every real misspelling (codespell's list and querygen.HUMAN)
+at least as high as fuzziness AUTO when it runs; the regressions are counted and listed, and
+--fail-on-regression makes them an exit status. A table by source and edit distance follows the
+kinds: keyboard slips (our own model), the list, codespell (bench/misspellings.py). --tune compares term suggester settings.
 """
 
 import argparse
@@ -71,9 +73,7 @@ def evaluate(queries, systems, *, ranks=None) -> dict:
             rank = next((i + 1 for i, pid in enumerate(ids[:10]) if pid in q.expected), None)
             if ranks is not None:
                 ranks[(name, q.text)] = rank
-            for kind in (q.kind, "ALL", "ALL typos" if q.kind not in CONTROL_KINDS else None):
-                if kind is None:
-                    continue
+            for kind in (q.kind, "ALL", *breakdown(q)):
                 row = scores[name][kind]
                 row[0] += rank == 1
                 row[1] += rank is not None and rank <= 3
@@ -81,6 +81,20 @@ def evaluate(queries, systems, *, ranks=None) -> dict:
                 row[3] += total == 0
                 row[4] += 1
     return scores
+
+
+def breakdown(q) -> list[str]:
+    """The summary rows a query also counts in: every typo query, and its source (keyboard: our
+    own slip model; list: querygen.HUMAN; codespell: bench/misspellings.py) alone and by edits."""
+    if q.kind in CONTROL_KINDS:
+        return []
+    edits = f"{q.edits} edit{'s' if q.edits > 1 else ''}" if q.edits < 3 else "3+ edits"
+    return ["ALL typos", f"source {q.source}", f"source {q.source}, {edits}"]
+
+
+def summary_rows(queries) -> list[str]:
+    """The breakdown rows of a query set, in a stable order."""
+    return sorted({row for q in queries for row in breakdown(q) if row != "ALL typos"})
 
 
 def table(scores, kinds) -> str:
@@ -120,6 +134,18 @@ def porter_stems(words: list[str]) -> dict[str, str]:
 def gate(queries, ranks) -> list:
     """Correctly spelled queries this search ranks worse than plain multi_match on the words as written."""
     return [q for q in queries if q.kind in CONTROL_KINDS and (ranks[("this search", q.text)] or 99) > (ranks[(GATE, q.text)] or 99)]
+
+
+PEER = "fuzziness AUTO"
+REAL_SOURCES = ("codespell", "list")
+
+
+def real_gate(queries, ranks) -> list:
+    """Real misspellings (codespell's list, querygen.HUMAN) this search ranks worse than Elasticsearch's
+    own fuzziness: the peer a reader could have used instead (issue 48). Empty when it was not run."""
+    if not any(name == PEER for name, _ in ranks):
+        return []
+    return [q for q in queries if q.source in REAL_SOURCES and (ranks[("this search", q.text)] or 99) > (ranks[(PEER, q.text)] or 99)]
 
 
 def tune(queries) -> None:
@@ -214,10 +240,10 @@ def run_seeds(args, systems, stems, posts) -> int:
     regressions = 0
     for seed in args.seed or [20261121, 7]:
         queries = generate(args.corpus, seed=seed, per_kind=args.per_kind, stems=stems, posts=posts)
-        kinds = list(dict.fromkeys(q.kind for q in queries)) + ["ALL typos", "ALL"]
+        kinds = list(dict.fromkeys(q.kind for q in queries)) + summary_rows(queries) + ["ALL typos", "ALL"]
         print(f"\n{len(queries)} queries (seed {seed}, {args.per_kind} per kind) from {args.corpus}", flush=True)
         if args.show:
-            for kind in kinds[:-2]:
+            for kind in dict.fromkeys(q.kind for q in queries):
                 sample = [q for q in queries if q.kind == kind][: args.show]
                 print(f"  {kind}: " + "; ".join(f"{q.text!r} ({q.correct})" for q in sample))
         if args.tune:
@@ -235,6 +261,14 @@ def run_seeds(args, systems, stems, posts) -> int:
             f"{sum(q.kind in CONTROL_KINDS for q in queries)}"
             + "".join(f"\n  {q.kind} {q.text!r}: {ranks[('this search', q.text)]} vs {ranks[(GATE, q.text)]}" for q in worse)
         )
+        behind = real_gate(queries, ranks)
+        regressions += len(behind)
+        if any(name == PEER for name, _ in ranks):
+            print(
+                f"never-worse gate (seed {seed}): real misspellings ranked worse than {PEER}: {len(behind)} of "
+                f"{sum(q.source in REAL_SOURCES for q in queries)}"
+                + "".join(f"\n  {q.kind} {q.text!r} ({q.correct}): {ranks[('this search', q.text)]} vs {ranks[(PEER, q.text)]}" for q in behind)
+            )
         misses = [q for q in queries if ranks[("this search", q.text)] != 1]
         print(f"not first ({len(misses)}):" + "".join(f"\n  {q.kind} {q.text!r} ({q.correct}): rank {ranks[('this search', q.text)]}" for q in misses[:40]))
     return regressions

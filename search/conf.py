@@ -65,6 +65,9 @@ class TypoCosts:
     doubled: float = _doc("A doubled letter added or dropped (cheaper than any other).", 0.6)
     transpose: float = _doc("Two neighbouring letters swapped.", 0.7)
     first_letter: float = _doc("Extra for an edit at the start of the word (tuned with bench/relevance.py).", 0.1)
+    sound_alike: float = _doc(
+        'A word that sounds like the typed one ("jurny": journey), however many letters differ, costs at most this (search/querying/typo_model.py).', 0.8
+    )
     split: float = _doc(
         'Two words typed as one, a space put back ("aspnet": asp net); as much as any other letter, so "jango" stays django, not "jan go".',
         1.0,
@@ -188,15 +191,23 @@ class RankingSettings:
         "... and how many of them the title must hold (Elasticsearch's `minimum_should_match`: -40% leaves out one of 3-4, two of 5-7).", "-40%"
     )
     weak_typo_min_length: int = _doc(
-        "A word the index lacks is corrected by an unusual edit (another letter, a stray extra one) only from this length (search/querying/confidence.py).", 7
+        "A word the index lacks is corrected by any other single edit (another letter, a stray extra one) only from this length "
+        "(search/querying/corrections.py).",
+        6,
     )
     two_typos_min_length: int = _doc("... and by two edits only from this length; a correction that is not sure is offered as 'Did you mean'.", 9)
+    sound_min_length: int = _doc("... and by a word that sounds the same (Metaphone) only from this length.", 5)
     split_min_part: int = _doc("... and split in two words only when each has this many letters.", 3)
     real_word_min_zipf: float = _doc(
         "A word the index lacks that English uses this often (wordfreq's Zipf scale, 3 to 8; search/realwords.py) is a real word: "
         "offered as 'Did you mean', never corrected in the reader's place. 0 turns it off.",
         3.0,
         env="SEARCH_REAL_WORD_MIN_ZIPF",
+    )
+    rare_word_min_zipf: float = _doc(
+        "A word the index lacks that English uses this often, but less than real_word_min_zipf, is a rare real word (cobol, kotlin; "
+        "also the misspellings people make most): corrected only by a slip or a sound-alike. 0 turns it off.",
+        2.0,
     )
     corrected_completion_min_docs: int = _doc(
         "An unfinished last word whose start is corrected is completed in the reader's place only into a word this many documents hold.", 3

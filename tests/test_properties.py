@@ -119,7 +119,8 @@ def test_query_dicts_are_plain_json_with_no_query_syntax(items, page):
 
 def plain_typo_cost(typed: str, candidate: str, costs: dict) -> float:
     """The typo model written plainly, a call per cell: what search.suggestions.typo_cost must equal."""
-    from search.querying.suggestions import _KEY, VOWELS
+    from search.querying.typo_model import KEY as _KEY
+    from search.querying.typo_model import VOWELS
 
     def substitution(x: str, y: str) -> float:
         if x == y:
@@ -161,7 +162,7 @@ _letters = st.text(alphabet="aeiouyqwrtsdfgzxcvbnmhjklp'.1ÉéAB", max_size=14)
 @given(typed=_letters, candidate=_letters)
 @settings(max_examples=1500, deadline=None)
 def test_the_fast_typo_cost_equals_the_plain_one(typed, candidate):
-    from search.querying.suggestions import typo_cost
+    from search.querying.typo_model import typo_cost
 
     for costs in (conf.get().ranking.typo_costs, conf.TypoCosts(first_letter=0.3, vowel=0.5)):
         assert typo_cost(typed, candidate, costs) == plain_typo_cost(typed, candidate, dataclasses.asdict(costs))

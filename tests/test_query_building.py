@@ -21,9 +21,8 @@ from search.querying.suggestions import (
     known_spans,
     known_words_aggregation,
     suggest_block,
-    typo_cost,
-    typo_score,
 )
+from search.querying.typo_model import typo_cost, typo_score
 
 ALT = dict(typed_score=1.1, floor=0.6, max_alternatives=5, per_token=3)
 

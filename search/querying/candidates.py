@@ -20,6 +20,7 @@ word of each corrected prefix, scored by the typo model on the prefix ("firefo")
 from search.conf import SuggesterOptions, TypoCosts
 from search.documents import SUGGESTER_FIELDS
 from search.querying.suggestions import KNOWN_WORDS
+from search.querying.typo_model import sounds_alike
 from search.stopwords import is_stop_word
 from search.vocabulary import NO_COUNTS, documents_holding
 from search.words import one_joined_token, words
@@ -51,9 +52,9 @@ def _proposes(mode: str, typed: int, option: int) -> bool:
 
 def one_edit_always_wins(costs: TypoCosts) -> bool:
     """Whether any one edit costs less than any two (then a word one edit away always outscores
-    one two edits away)."""
+    one two edits away). Not while a sound-alike two edits away may cost less (typo_model)."""
     each = (costs.substitute, costs.adjacent_key, costs.vowel, costs.insert_delete, costs.doubled, costs.transpose)
-    return max(each) + costs.first_letter < 2 * min(each)
+    return max(each) + costs.first_letter < min(2 * min(each), costs.sound_alike)
 
 
 def nearest(token: str, counts: tuple, dictionary, *, options: SuggesterOptions, costs: TypoCosts, limit: int, enough: int) -> list[tuple[str, int, tuple]]:
@@ -130,7 +131,11 @@ def suggest(
                 continue
             # As a term suggester ranks its options ("sort": "score": nearer first, then more
             # documents), the `size` best per field; the typo model then scores those of every field.
-            ranked = sorted(((d, -c[position], w) for w, d, c in found if _proposes(options.suggest_mode, counts[position], c[position])))
+            # A word that sounds like the typed one ranks before the others as far ("jurny": journey
+            # before turns), as the typo model scores it (search/querying/typo_model.py).
+            ranked = sorted(
+                ((d - 0.5 * sounds_alike(token, w), -c[position], w) for w, d, c in found if _proposes(options.suggest_mode, counts[position], c[position]))
+            )
             proposed = [{"text": w, "freq": -minus, **({"split": True} if " " in w else {})} for _, minus, w in ranked[: options.size]]
             out[f"{name}_terms"].append({"text": token, "offset": start, "length": end - start, "options": proposed})
     return out, {KNOWN_WORDS: {"words": {"buckets": buckets}}}

@@ -17,7 +17,7 @@ before any request:
 from search import symbols
 from search.alternative import Alternative
 from search.conf import SearchSettings
-from search.querying import candidates, confidence, facets, groups, syntax
+from search.querying import candidates, facets, groups, syntax
 from search.querying.facets import Filters
 from search.querying.query import RELEVANCE, build_query, comments_body, highlight_query, search_body
 from search.querying.suggestions import (
@@ -232,28 +232,6 @@ def merged(first: tuple[dict, dict], second: tuple[dict, dict]) -> tuple[dict, d
     suggest = {name: [*first[0].get(name, []), *second[0].get(name, [])] for name in {*first[0], *second[0]}}
     buckets = {**first[1].get(KNOWN_WORDS, {}).get("words", {}).get("buckets", {}), **second[1].get(KNOWN_WORDS, {}).get("words", {}).get("buckets", {})}
     return suggest, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
-
-
-def sure_only(alts: list[Alternative], *, absent, completing: bool, cfg: SearchSettings, held=None, real=None) -> tuple[list[Alternative], str]:
-    """The alternatives whose corrections are sure (search/querying/confidence.py), and the best
-    one dropped (offered as "Did you mean ...?" when none is kept; else empty)."""
-    ranking = cfg.ranking
-    typed, kept, dropped = alts[0].text, alts[:1], []
-    for alt in alts[1:]:
-        ok = confidence.sure_rewrite(
-            typed,
-            alt.text,
-            absent=absent,
-            held=held,
-            real=real,
-            completion_min_docs=ranking.corrected_completion_min_docs,
-            unfinished=completing,
-            weak_min_length=ranking.weak_typo_min_length,
-            two_min_length=ranking.two_typos_min_length,
-            split_min_part=ranking.split_min_part,
-        )
-        (kept if ok else dropped).append(alt)
-    return kept, dropped[0].text if dropped and len(kept) == 1 else ""  # offered only when no correction is searched
 
 
 def choose_alternatives(

@@ -122,6 +122,7 @@ def pack(result) -> tuple:
         result.synonyms,
         result.did_you_mean,
         result.listed,
+        result.fell_back,
     )
 
 
@@ -143,4 +144,5 @@ def unpack(value: tuple) -> dict:
         synonyms=synonyms,
         did_you_mean=rest[0] if rest else "",
         listed=rest[1] if len(rest) > 1 else total,
+        fell_back=rest[2] if len(rest) > 2 else False,
     )

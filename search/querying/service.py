@@ -25,7 +25,7 @@ from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import get_client
 from search.documents import Kind
-from search.querying import expand, facets, plan, reader, resultcache, syntax, wordcache
+from search.querying import corrections, expand, facets, plan, reader, resultcache, syntax, wordcache
 from search.querying.executor import Executor
 from search.querying.facets import Facets, Filters
 from search.querying.normalize import normalize_query
@@ -86,7 +86,8 @@ class SearchResult:
     synonyms: tuple[str, ...] = ()  # what the blog's synonym rules made of the query, where they found a hit of the page
     parsed: syntax.Parsed = syntax.Parsed()  # the query's phrases, exclusions and free text (search/querying/syntax.py)
     note: str = ""  # why nothing was searched, for the reader
-    did_you_mean: str = ""  # the best correction not sure enough to search for (search/querying/confidence.py)
+    did_you_mean: str = ""  # the best correction not sure enough to search for (search/querying/corrections.py)
+    fell_back: bool = False  # what was typed found nothing; the page shows a likely correction's results
     cache_generation: int | None = None  # the generation the result cache holds this answer under (None: not held)
 
     @property
@@ -133,6 +134,7 @@ class SearchResult:
             "parsed": self.parsed.as_dict(),
             **({"note": self.note} if self.note else {}),
             "did_you_mean": self.did_you_mean,
+            "fell_back": self.fell_back,
             "completing": self.completing,
             "sort": self.sort,
             "filters": {"tags": list(self.filters.tags), "year": self.filters.year},
@@ -329,14 +331,45 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         suggest, aggregations = plan.merged((suggest, aggregations), _suggestions(result, executor, gen, only=remote))
     if unknown or not last_present:
         aggregations = plan.with_known(query, aggregations, unknown, min_docs=cfg.ranking.known_word_min_docs)
-        result.alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing, last_present=last_present)
-        absent = lambda word: dictionary is None or dictionary.counts(word) is None  # noqa: E731
-        held = None if dictionary is None else lambda word: vocabulary.documents_holding(dictionary.counts(word) or vocabulary.NO_COUNTS)  # noqa: E731
-        real = lambda word: realwords.is_real(word, cfg.ranking.real_word_min_zipf)  # noqa: E731
-        result.alternatives, unsure = plan.sure_only(result.alternatives, absent=absent, held=held, real=real, completing=result.completing, cfg=cfg)
+        judge = _judge(dictionary, cfg)
+        alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing, last_present=last_present)
+        result.alternatives, dropped = corrections.sure_only(alternatives, judge, completing=result.completing)
+        unsure = corrections.offered(result.alternatives, dropped)
         result.did_you_mean = result.parsed.showing(unsure) if unsure else ""
-    else:  # nothing can be corrected
-        result.alternatives = plan.typed(query, cfg)
+        _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
+        likely = corrections.fallback(alternatives, dropped, judge) if result.total == 0 and not result.filters else []
+        if likely:  # nothing as typed, a likely correction: search it (corrections.py, step 6)
+            searched = result.alternatives
+            _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets, alternatives=likely)
+            result.fell_back = bool(result.hits)
+            if result.fell_back:
+                result.did_you_mean = ""
+            else:  # the page says what was searched first
+                result.alternatives, result.boosts = searched, boosts(searched, tiers=cfg.ranking.tiers)
+        return
+    result.alternatives = plan.typed(query, cfg)  # nothing can be corrected
+    _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
+
+
+def _judge(dictionary, cfg) -> corrections.Judge:
+    """What the correction decision knows of words, from this process's dictionary and the
+    real-word list (search/querying/corrections.py)."""
+    ranking = cfg.ranking
+    return corrections.Judge(
+        absent=lambda word: dictionary is None or dictionary.counts(word) is None,
+        held=None if dictionary is None else lambda word: vocabulary.documents_holding(dictionary.counts(word) or vocabulary.NO_COUNTS),
+        real=lambda word: realwords.is_real(word, ranking.real_word_min_zipf),
+        rare=lambda word: realwords.is_real(word, ranking.rare_word_min_zipf),
+        ranking=ranking,
+    )
+
+
+def _search(
+    result: SearchResult, executor: Executor, gen, cfg, dictionary, query: str, *, detail: bool, snippets: bool, alternatives: list[Alternative] | None = None
+) -> None:
+    """The one search of `result`'s alternatives (or `alternatives`), with the blog's synonyms."""
+    if alternatives is not None:
+        result.alternatives = alternatives
     ranking = cfg.ranking
     expanded = expand.with_synonyms(result.alternatives, synonyms.current(gen), limit=ranking.synonym_alternatives, factor=ranking.synonym_score_factor)
     if len(expanded) > len(result.alternatives):  # a rule touches the query: do the indices have the synonym analyzers?

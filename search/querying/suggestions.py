@@ -12,12 +12,12 @@ is the option's own score (as in the original), and an alternative that fixes bo
 two-typo query outranks those that fix only one.
 """
 
-import functools
 import math
 
 from search.alternative import Alternative
 from search.conf import TypoCosts
 from search.documents import SUGGESTER_FIELDS
+from search.querying.typo_model import COSTS, typo_score
 from search.words import words
 
 KNOWN_WORDS = "known_words"
@@ -86,78 +86,6 @@ def in_code_points(query: str, suggest: dict) -> dict:
             if start in index and end in index:
                 out[name].append({**entry, "offset": index[start], "length": index[end] - index[start]})
     return out
-
-
-# The typo model's keyboard: its edit costs are settings (search/conf.py TypoCosts).
-QWERTY = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-_KEY = {ch: (r, c) for r, row in enumerate(QWERTY) for c, ch in enumerate(row)}
-VOWELS = frozenset("aeiouy")
-COSTS = TypoCosts()  # the defaults, which the site runs unless settings.SEARCH overrides them
-
-
-def _indels(s: str, doubled: float, insert_delete: float) -> list[float]:
-    """[k]: the cost of dropping or adding s[k - 1], cheap when it doubles a neighbour."""
-    return [0.0] + [doubled if (k >= 2 and s[k - 2] == s[k - 1]) or (k < len(s) and s[k] == s[k - 1]) else insert_delete for k in range(1, len(s) + 1)]
-
-
-def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
-    """Weighted optimal-string-alignment distance between what was typed and a candidate word.
-
-    An edit at the start of the typed word (substituting or dropping its first letter, adding one
-    before it, swapping its first two) costs costs.first_letter more.
-
-    Written for speed (it runs for every option of every misspelled word, on the request path): the
-    per-position costs are computed once and the cell loop makes no calls, 36 instead of 60 us a
-    word pair; the arithmetic is the same, term by term, so the result is too (tests/test_properties.py
-    checks it against the plain version).
-    """
-    a, b = typed.lower(), candidate.lower()
-    n, m = len(a), len(b)
-    first = costs.first_letter
-    doubled, insert_delete, transpose = costs.doubled, costs.insert_delete, costs.transpose
-    adjacent_key, vowel, substitute = costs.adjacent_key, costs.vowel, costs.substitute
-
-    indel_a, indel_b = _indels(a, doubled, insert_delete), _indels(b, doubled, insert_delete)
-    prev2: list[float] = []
-    prev = [0.0] * (m + 1)
-    for j in range(1, m + 1):
-        prev[j] = prev[j - 1] + indel_b[j] + first
-    for i in range(1, n + 1):
-        ai = a[i - 1]
-        ai_key = _KEY.get(ai)
-        ai_vowel = ai in VOWELS
-        first_i = first if i == 1 else 0.0
-        drop = indel_a[i]
-        row = [prev[0] + drop + first_i] + [0.0] * m
-        for j in range(1, m + 1):
-            bj = b[j - 1]
-            if ai == bj:
-                diagonal = prev[j - 1] + 0.0
-            else:
-                bj_key = _KEY.get(bj)
-                if ai_key is not None and bj_key is not None and abs(ai_key[0] - bj_key[0]) <= 1 and abs(ai_key[1] - bj_key[1]) <= 1:
-                    sub = adjacent_key
-                elif ai_vowel and bj in VOWELS:
-                    sub = vowel
-                else:
-                    sub = substitute
-                diagonal = prev[j - 1] + ((sub + (first if i == 1 or j == 1 else 0.0)) if sub else 0.0)
-            best = min(diagonal, prev[j] + drop + first_i, row[j - 1] + indel_b[j])
-            if i > 1 and j > 1 and ai == b[j - 2] and a[i - 2] == bj and ai != a[i - 2]:
-                best = min(best, prev2[j - 2] + transpose + (first if i == 2 else 0.0))
-            row[j] = best
-        prev2, prev = prev, row
-    return round(prev[m], 4)
-
-
-@functools.lru_cache(maxsize=4096)  # pure; the words of a query being typed come back at every keystroke (~1 MB full)
-def typo_score(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
-    """Like the term suggester's own score (1 - edits / length), with the typo model's costs.
-
-    Divided by the typed word's length, not the shorter one's as Lucene does: the options for one
-    typed word are then ranked by their cost alone, and a longer candidate gains nothing.
-    """
-    return round(max(0.0, 1.0 - typo_cost(typed, candidate, costs) / (len(typed) or 1)), 4)
 
 
 def _spans(

@@ -1,0 +1,235 @@
+"""How a word is judged and corrected: the one place that decides (pure; issues 36 and 48).
+
+In order, for each word of a query:
+
+1. **Known words stay.** A word the blog's dictionary holds is searched as typed (plan.unknown_words).
+2. **Candidates.** For a word it lacks, the dictionary proposes its words up to two edits away,
+   and the word split in two (search/querying/candidates.py).
+3. **Scores.** The typo model scores each candidate: slips by a weighted edit distance, a word
+   that sounds the same at most one cheap edit (search/querying/typo_model.py). The best few
+   per word make the scored alternatives of the query (search/querying/suggestions.py).
+4. **Sure or not.** An alternative is searched in the reader's place only when each word it
+   changes is a sure correction (`sure`):
+   - a slip, at any length: a key next to the typed one, two neighbours swapped, a letter
+     dropped, a letter doubled or an extra key next to its neighbour;
+   - spelled by sound, from `sound_min_length` letters ("jurny": journey, "exersize": exercise);
+   - any other single edit from `weak_typo_min_length` letters ("opague": opaque, "imgage":
+     image), never at the first letter ("xamarin" is no "tamarin");
+   - two edits from `two_typos_min_length` letters, or when both double or undouble a letter
+     ("ocassion", "tommorow");
+   - a word split in two when each half has `split_min_part` letters ("hotwire": hot wire).
+5. **Real words stay.** A word English uses often (wordfreq's Zipf `real_word_min_zipf`:
+   "unity", "orchestra") is never corrected; a rarer real word (from `rare_word_min_zipf`:
+   "cobol", "kotlin", but also "recieve") only by a slip or by sound, the ways people misspell
+   (search/realwords.py).
+6. **Never an empty page by mistake.** When the sure alternatives find nothing, the best other
+   correction is searched too if it is `likely`: one edit from `LIKELY_MIN_LENGTH` letters, the
+   first letter kept, no real word changed and no unknown word kept. Its results are shown as "Showing results for ...". A real
+   word the blog lacks keeps its honest empty page, with "Did you mean ...?".
+"""
+
+from dataclasses import dataclass
+
+from search.alternative import Alternative
+from search.querying.candidates import osa
+from search.querying.typo_model import KEY, sounds_alike
+from search.words import key_word, words
+
+# A real word among other words is kept as typed only from this length (sure_rewrite()).
+REAL_WORD_IN_CONTEXT = 6
+
+
+def _adjacent(a: str, b: str) -> bool:
+    ka, kb = KEY.get(a), KEY.get(b)
+    return ka is not None and kb is not None and a != b and abs(ka[0] - kb[0]) <= 1 and abs(ka[1] - kb[1]) <= 1
+
+
+# The dictionary's own distance (an adjacent swap is one edit): one definition of it.
+edits = osa
+
+
+def _single(word: str) -> str:
+    """The word with each run of one letter written once ("occasion" -> "ocasion")."""
+    return "".join(ch for i, ch in enumerate(word) if i == 0 or word[i - 1] != ch)
+
+
+def _one_edit(typed: str, candidate: str) -> tuple[bool, int]:
+    """(whether the one edit from `typed` to `candidate` is strong, where it is)."""
+    if len(typed) < len(candidate):  # a letter dropped
+        return True, next((i for i, (x, y) in enumerate(zip(typed, candidate, strict=False)) if x != y), len(typed))
+    if len(typed) > len(candidate):  # an extra letter: strong when doubled or next to a neighbour's key
+        i = next(i for i in range(len(typed)) if typed[:i] + typed[i + 1 :] == candidate)
+        near = typed[max(0, i - 1) : i] + typed[i + 1 : i + 2]
+        return any(ch == typed[i] or _adjacent(ch, typed[i]) for ch in near), i
+    i = next(i for i, (x, y) in enumerate(zip(typed, candidate, strict=True)) if x != y)
+    swapped = i + 1 < len(typed) and typed[i] == candidate[i + 1] and typed[i + 1] == candidate[i]
+    return swapped or _adjacent(typed[i], candidate[i]), i
+
+
+def sure(typed: str, candidate: str, *, weak_min_length: int, two_min_length: int, sound_min_length: int = 5, slips_only: bool = False) -> bool:
+    """Whether `candidate` is a sure correction of the word `typed` (module docstring, step 4).
+    With `slips_only` (a rare real word: step 5) only a slip or a sound-alike one edit away is
+    ("seperate": separate, but "cobol" is no "cabel")."""
+    typed, candidate = typed.lower(), candidate.lower()
+    n = edits(typed, candidate)
+    if n == 0:
+        return True
+    # By sound: one edit, or two that do not shorten the word ("jurny": journey, but "keras" is no "kris").
+    if (n == 1 or (n == 2 and not slips_only and len(candidate) >= len(typed))) and sounds_alike(typed, candidate, min_length=sound_min_length):
+        return True
+    if n == 2 and (candidate.startswith(typed) or typed.startswith(candidate)):
+        return False  # two letters more or less at the end: another word ("eleventy", "alpinejs"), not a typo
+    if n > 1:
+        # Two edits from `two_min_length` letters, or at any length when both double or undouble a
+        # letter, the misspelling people make most ("ocassion", "tommorow").
+        return n == 2 and not slips_only and (len(typed) >= two_min_length or _single(typed) == _single(candidate))
+    strong, at = _one_edit(typed, candidate)
+    return strong or (not slips_only and len(typed) >= weak_min_length and at > 0)
+
+
+def _pairs(a: list[str], b: list[str]) -> list[tuple[str, str]] | None:
+    """The typed words and what the correction made of each; a word split in two ("hotwire": hot
+    wire) pairs with both, space kept. None when they do not pair up (left to the typo model)."""
+    if len(a) == len(b):
+        return list(zip(a, b, strict=True))
+    if len(b) == len(a) + 1:
+        for i, word in enumerate(a):
+            if word.lower() == (b[i] + b[i + 1]).lower():
+                return [*zip(a[:i], b[:i], strict=True), (word, f"{b[i]} {b[i + 1]}"), *zip(a[i + 1 :], b[i + 2 :], strict=True)]
+    return None
+
+
+def _sure_pair(
+    typed: str, corrected: str, *, weak_min_length: int, two_min_length: int, split_min_part: int, sound_min_length: int = 5, slips_only: bool = False
+) -> bool:
+    if " " in corrected:  # a split: sure when both halves are words of their own, not a stray "go" or "js"
+        return not slips_only and all(len(part) >= split_min_part for part in corrected.split(" "))
+    return sure(typed, corrected, weak_min_length=weak_min_length, two_min_length=two_min_length, sound_min_length=sound_min_length, slips_only=slips_only)
+
+
+def _sure_start(typed: str, corrected: str, **limits) -> bool:
+    """Whether an unfinished word's correction is sure: some start of it, one letter shorter to
+    one longer than what was typed, is a sure correction of it ("firfo": firefo, so "firefox";
+    "firef" starts "firefox"). A reader pressing Enter after "kotlin" has not typed the start of
+    "hotlink" (a first letter changed), so the page does not show it in their place."""
+    if " " in corrected:
+        return _sure_pair(typed, corrected, **limits)
+    n = len(typed)
+    # As long as what was typed or one letter longer (a letter dropped); shorter only by a doubled
+    # letter written once ("spaarkl": sparkl, so "sparkle"), the typo people make most. Never by
+    # any other letter, which would read the last typed one as a stray key and complete past it
+    # ("cobol": cobo, "cobos").
+    if any(_sure_pair(typed, corrected[:k], **limits) for k in range(n, min(len(corrected), n + 1) + 1)):
+        return True
+    start = corrected[: n - 1]
+    return len(start) == n - 1 and any(typed[i] == typed[i - 1] and typed[:i] + typed[i + 1 :] == start for i in range(1, n))
+
+
+def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=None, real=None, rare=None, completion_min_docs: int = 0, **limits) -> bool:
+    """Whether every word a correction changes is a sure one. Only words the index lacks
+    (`absent(word)`) are judged, an unfinished last word by its start (`_sure_start`); words that
+    do not pair up are left to the typo model as before. A corrected start completed into a word
+    of fewer than `completion_min_docs` documents (`held(word)`) is no sure guess of what the reader
+    is typing ("godot": godof, a one-post "godofgrunts"). A real word (`real(word)`, folded as the
+    analyzers fold it: search/realwords.py) is neither corrected nor completed: "unity" is not a
+    typo of "unit", and "lobster" needs no "lobsters" (the stemmed fields match it as typed). A
+    rare real word (`rare(word)`: "cobol") is corrected only by a slip or by sound.
+    `limits`: _sure_pair()'s."""
+    pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
+    if pairs is None:
+        return True
+    last = len(pairs) - 1
+
+    def ok(i: int, x: str, y: str) -> bool:
+        if x.lower() == y.lower() or not absent(x):
+            return True
+        x, y = key_word(x), key_word(y)  # as the analyzers fold them: "extensón" is "extenson"
+        # A word English uses, which this blog does not. Alone, or long: a typo that spells another
+        # real word is likelier the shorter the word, and the other words of a query (the phrase
+        # the correction makes) are the evidence for it ("tae more": take more, "naps history").
+        if real is not None and (len(pairs) == 1 or len(x) >= REAL_WORD_IN_CONTEXT) and real(x):
+            return False
+        if _sure_pair(x, y, **limits, slips_only=rare is not None and rare(x)):  # a sure correction of the word as typed
+            return True
+        if not (unfinished and i == last) or " " in y:
+            return False
+        if y.startswith(x):  # a completion of what was typed
+            return True
+        # A completion of a corrected start: only into a word enough documents hold.
+        return _sure_start(x, y, **limits) and (held is None or held(y) >= completion_min_docs)
+
+    return all(ok(i, x, y) for i, (x, y) in enumerate(pairs))
+
+
+# The shortest word a correction that is not sure may replace when nothing else is found: a
+# shorter one is as likely a name the blog lacks ("nuxt") as a typo ("next").
+LIKELY_MIN_LENGTH = 5
+
+
+def likely(typed: str, corrected: str, *, absent, real, rare) -> bool:
+    """Whether a correction that is not sure is still the likely meaning of a query that finds
+    nothing as typed (module docstring, step 6): it changes every word the blog lacks (it keeps
+    no unknown word), each into a word one edit away with the same first letter, and none of them
+    is a real word (`real` or `rare`) or shorter than LIKELY_MIN_LENGTH. Two edits are as often
+    another name as a typo ("blazor": blair, "vuejs": views: bench/absent_words.py)."""
+    pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
+    if pairs is None:
+        return False
+    changed = [(key_word(x), key_word(y)) for x, y in pairs if x.lower() != y.lower()]
+    if not changed or any(x.lower() == y.lower() and absent(x) for x, y in pairs):
+        return False
+    return all(
+        absent(x) and " " not in y and len(x) >= LIKELY_MIN_LENGTH and x[:1] == y[:1] and edits(x, y) == 1 and not real(x) and not rare(x) for x, y in changed
+    )
+
+
+@dataclass(frozen=True)
+class Judge:
+    """What the decision needs to know about words, from the process's dictionary and the
+    real-word list (search/querying/service.py makes one per query), and the settings' limits."""
+
+    absent: object  # word -> whether the blog's dictionary lacks it
+    held: object  # word -> how many documents hold it (None: no dictionary)
+    real: object  # word -> whether English uses it too often to be a typo
+    rare: object  # word -> whether it is a rarer real word (corrected by slips and sound only)
+    ranking: object  # search.conf.RankingSettings
+
+    def sure(self, typed: str, corrected: str, *, completing: bool) -> bool:
+        r = self.ranking
+        return sure_rewrite(
+            typed,
+            corrected,
+            absent=self.absent,
+            held=self.held,
+            real=self.real,
+            rare=self.rare,
+            completion_min_docs=r.corrected_completion_min_docs,
+            unfinished=completing,
+            weak_min_length=r.weak_typo_min_length,
+            two_min_length=r.two_typos_min_length,
+            sound_min_length=r.sound_min_length,
+            split_min_part=r.split_min_part,
+        )
+
+    def likely(self, typed: str, corrected: str) -> bool:
+        return likely(typed, corrected, absent=self.absent, real=self.real, rare=self.rare)
+
+
+def sure_only(alts: list[Alternative], judge: Judge, *, completing: bool) -> tuple[list[Alternative], list[Alternative]]:
+    """(the alternatives searched: what was typed and the sure corrections, the others best first)."""
+    typed, kept, dropped = alts[0].text, alts[:1], []
+    for alt in alts[1:]:
+        (kept if judge.sure(typed, alt.text, completing=completing) else dropped).append(alt)
+    return kept, dropped
+
+
+def offered(kept: list[Alternative], dropped: list[Alternative]) -> str:
+    """The "Did you mean ...?" of a query: the best correction not searched, only when none is."""
+    return dropped[0].text if dropped and len(kept) == 1 else ""
+
+
+def fallback(alts: list[Alternative], dropped: list[Alternative], judge: Judge) -> list[Alternative]:
+    """The alternatives to search when the sure ones found nothing (step 6): what was typed and the
+    best likely correction; empty when none is likely."""
+    best = next((alt for alt in dropped if judge.likely(alts[0].text, alt.text)), None)
+    return [alts[0], best] if best is not None else []
