@@ -9,8 +9,9 @@ stemmed fields, multi_match with fuzziness AUTO, and PostgreSQL full-text search
 at rank r when the r-th hit is a post whose title holds the intended words as written (a comment
 ranking first counts as its post: one entry per post, issue 26). Then the never-worse gate: every correctly spelled query
 (bench/querygen.CONTROL_KINDS) must rank its first expected post at least as high as plain
-multi_match on the words as written, and every real misspelling (codespell's list and querygen.HUMAN)
-at least as high as fuzziness AUTO when it runs; the regressions are counted and listed, and
+multi_match on the words as written, and so must every real misspelling (codespell's list and
+querygen.HUMAN); the real misspellings fuzziness AUTO ranks better are listed apart; the
+regressions are counted and listed, and
 --fail-on-regression makes them an exit status. A table by source and edit distance follows the
 kinds: keyboard slips (our own model), the list, codespell (bench/misspellings.py). --tune compares term suggester settings.
 """
@@ -140,12 +141,14 @@ PEER = "fuzziness AUTO"
 REAL_SOURCES = ("codespell", "list")
 
 
-def real_gate(queries, ranks) -> list:
-    """Real misspellings (codespell's list, querygen.HUMAN) this search ranks worse than Elasticsearch's
-    own fuzziness: the peer a reader could have used instead (issue 48). Empty when it was not run."""
-    if not any(name == PEER for name, _ in ranks):
+def real_gate(queries, ranks, against: str = GATE) -> list:
+    """Real misspellings (codespell's list, querygen.HUMAN) this search ranks worse than `against`:
+    the gate's baseline (a correction must never lose what the words as typed find), or, reported
+    only, Elasticsearch's own fuzziness, the peer a reader could have used instead (issue 48).
+    Empty when `against` was not run."""
+    if not any(name == against for name, _ in ranks):
         return []
-    return [q for q in queries if q.source in REAL_SOURCES and (ranks[("this search", q.text)] or 99) > (ranks[(PEER, q.text)] or 99)]
+    return [q for q in queries if q.source in REAL_SOURCES and (ranks[("this search", q.text)] or 99) > (ranks[(against, q.text)] or 99)]
 
 
 def tune(queries) -> None:
@@ -261,12 +264,17 @@ def run_seeds(args, systems, stems, posts) -> int:
             f"{sum(q.kind in CONTROL_KINDS for q in queries)}"
             + "".join(f"\n  {q.kind} {q.text!r}: {ranks[('this search', q.text)]} vs {ranks[(GATE, q.text)]}" for q in worse)
         )
-        behind = real_gate(queries, ranks)
-        regressions += len(behind)
+        worse_real = real_gate(queries, ranks)
+        regressions += len(worse_real)
+        print(
+            f"never-worse gate (seed {seed}): real misspellings ranked worse than {GATE}: {len(worse_real)} of "
+            f"{sum(q.source in REAL_SOURCES for q in queries)}"
+            + "".join(f"\n  {q.kind} {q.text!r}: {ranks[('this search', q.text)]} vs {ranks[(GATE, q.text)]}" for q in worse_real)
+        )
         if any(name == PEER for name, _ in ranks):
+            behind = real_gate(queries, ranks, against=PEER)
             print(
-                f"never-worse gate (seed {seed}): real misspellings ranked worse than {PEER}: {len(behind)} of "
-                f"{sum(q.source in REAL_SOURCES for q in queries)}"
+                f"behind {PEER} (reported, no gate; seed {seed}): {len(behind)} of {sum(q.source in REAL_SOURCES for q in queries)} real misspellings"
                 + "".join(f"\n  {q.kind} {q.text!r} ({q.correct}): {ranks[('this search', q.text)]} vs {ranks[(PEER, q.text)]}" for q in behind)
             )
         misses = [q for q in queries if ranks[("this search", q.text)] != 1]

@@ -4,16 +4,17 @@ A reader who types "unity", "orchestra" or "lobster" on a blog that never used t
 word, not a typo of "unit", "orchestrate" or "lobste": rewriting it shows confidently wrong
 results. The typo model cannot tell (each is one cheap edit from a word the blog holds); how often
 English uses the word can. search/data/real_words_en.txt.gz lists the English words wordfreq
-ranks at a Zipf frequency of 3 or more (once per million words; written by
-scripts/export_real_words.py), ~28,000 of them. A word the blog lacks that English uses at least
-`ranking.real_word_min_zipf` is never corrected in the reader's place, only offered as "Did you
-mean ...?" (search/querying/confidence.py). Common misspellings stay below that line ("recieve",
-"seperate", "definately" are under 3), so the typos people make are still corrected.
+ranks at a Zipf frequency of 2 or more (once per hundred million words; written by
+scripts/export_real_words.py), ~90,000 of them. A word the blog lacks that English uses at least
+`ranking.real_word_min_zipf` (3) is never corrected in the reader's place, only offered as "Did
+you mean ...?"; a rarer one, from `ranking.rare_word_min_zipf` (2), only by a slip or by sound
+(search/querying/corrections.py). Common misspellings sit in that band ("recieve", "seperate"
+are near 2.8), and a slip or a sound-alike still corrects them; "cobol" and "kotlin" stay.
 
 Why the list is searched in place: its lines ("<word> <Zipf x 100>", in byte order) stay one
 bytes object, read on first use, and a lookup is a binary search over it (~9 us; only words the
-blog lacks are looked up). Measured per process: 0.5 MB, where a set of the words takes ~2.5 MB
-and the dictionary's compiled fst (search/_lexicon) 3.3 MB of RSS once built or loaded.
+blog lacks are looked up). The list takes ~1 MB a process, where a set of the words would take
+several times that.
 """
 
 import functools

@@ -7,8 +7,8 @@ from django.urls import reverse
 from search.querying.corrections import edits, sure, sure_rewrite
 from tests.factories import make_post
 
-LIMITS = {"weak_min_length": 6, "two_min_length": 9, "split_min_part": 3}
-SHAPE = {"weak_min_length": 6, "two_min_length": 9}
+LIMITS = {"weak_min_length": 6, "two_min_length": 8, "split_min_part": 3}
+SHAPE = {"weak_min_length": 6, "two_min_length": 8}
 
 
 @pytest.mark.parametrize(

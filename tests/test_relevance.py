@@ -94,7 +94,7 @@ def test_equal_corrections_are_decided_by_the_other_words(blog, settings):
     # ("mable", one substitution from both, is no sure correction of either: its first letter for a
     # key far from it, issue 36; it is offered as "Did you mean", searched as typed.) "able" alone
     # is also a real English word, which is searched as typed (search/realwords.py,
-    # test_confidence.py): the check is off here, where the typo model's tie-break is the subject.
+    # test_corrections.py): the check is off here, where the typo model's tie-break is the subject.
     settings.SEARCH = {**settings.SEARCH, "REAL_WORD_MIN_ZIPF": 0.0}
     alone = search("able", use_cache=False)
     assert [a.text for a in alone.alternatives[1:3]] == ["table", "cable"]
