@@ -270,6 +270,11 @@ class ElasticsearchSettings:
         env="ELASTICSEARCH_TIMEOUT",
     )
     bulk_timeout: float = _doc("The management commands' bulk requests may take longer than a reader's.", 60.0, env="ELASTICSEARCH_BULK_TIMEOUT")
+    sync_timeout: float = _doc(
+        "A save's sync after the commit waits this long for its bulk request (the save waits for it): one queued behind a rebuild's load takes seconds.",
+        2.0,
+        env="ELASTICSEARCH_SYNC_TIMEOUT",
+    )
     max_retries: int = _doc(
         "Attempts after a connection error (never after a timeout), within the request's timeout; -1: one per other node in `url` (none with one node).",
         -1,

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from search import conf, generation, metrics, process
 from search.breaker import Breaker
-from search.client import get_client
+from search.client import get_client, sync_client
 from search.documents import Kind
 from search.models import DeadChange, PendingChange
 from search.sync import freshwords, replaylog
@@ -282,7 +282,7 @@ def sync_after_commit(*, batch: int) -> None:
         log.info("search sync skipped: Elasticsearch failed recently; the change waits in the outbox")
         return
     try:
-        result = drain(limit=batch, lock_timeout=conf.get().sync.sync_lock_timeout_seconds)
+        result = drain(limit=batch, lock_timeout=conf.get().sync.sync_lock_timeout_seconds, client=sync_client())
     except OperationalError as exc:
         if getattr(exc.__cause__, "pgcode", None) != "55P03":
             log.exception("search sync failed; the change waits in the outbox")
