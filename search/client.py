@@ -127,6 +127,14 @@ def bulk_client() -> Elasticsearch:
     return _bulk_client
 
 
+def sync_client() -> Elasticsearch:
+    """The client of a save's sync after the commit: the shared client's connections with
+    `ELASTICSEARCH_SYNC_TIMEOUT`. A reader's 1 s is too short for a write: one queued behind a
+    rebuild's bulk load took longer, the sync gave up, the generation moved on, and Elasticsearch
+    applied the write after the caches had kept the old answer under the new generation."""
+    return get_client().options(request_timeout=conf.get().elasticsearch.sync_timeout)
+
+
 def reset_client() -> None:
     """Forget the client so the next get_client() reads the settings again (tests use this).
 

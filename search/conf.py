@@ -138,6 +138,14 @@ class SyncSettings:
     )
     sync_lock_timeout_seconds: float = _doc("A save's sync waits at most this long for a rebuild's alias swap; its change then waits in the outbox.", 2.0)
     sync_breaker_seconds: float = _doc("After a failed sync, after-commit syncs leave changes in the outbox this long.", 5.0)
+    outbox_listen: bool = _doc(
+        "`search_sync --every` wakes on every outbox write (LISTEN/NOTIFY) and applies it within a second; off behind a transaction-pooling PgBouncer.",
+        True,
+        env="SEARCH_OUTBOX_LISTEN",
+    )
+    listen_grace_seconds: float = _doc(
+        "... it takes an entry once it is this old: a save's own sync after the commit takes its change first, and a burst of writes makes one round.", 0.2
+    )
     max_fresh_words: int = _doc("New words the syncs add to every process's dictionary until the next build, at most (the build has the rest).", 20_000)
     synonym_save_seconds: float = _doc(
         "A synonym rule's save waits this long for Elasticsearch (a quarter of it for another save's copy); past it the owner is told, search_sync copies.",
@@ -273,6 +281,11 @@ class ElasticsearchSettings:
         env="ELASTICSEARCH_TIMEOUT",
     )
     bulk_timeout: float = _doc("The management commands' bulk requests may take longer than a reader's.", 60.0, env="ELASTICSEARCH_BULK_TIMEOUT")
+    sync_timeout: float = _doc(
+        "A save's sync after the commit waits this long for its bulk request (the save waits for it): one queued behind a rebuild's load takes seconds.",
+        2.0,
+        env="ELASTICSEARCH_SYNC_TIMEOUT",
+    )
     max_retries: int = _doc(
         "Attempts after a connection error (never after a timeout), within the request's timeout; -1: one per other node in `url` (none with one node).",
         -1,

@@ -35,7 +35,7 @@ import select
 import threading
 import time
 
-from django.db import connection, connections, transaction
+from django.db import Error, connection, connections, transaction
 
 from search import conf, generation_board, process
 from search.models import IndexGeneration
@@ -78,7 +78,22 @@ def committed(value: int) -> None:
 
 
 def current() -> int:
-    """The committed generation (or this transaction's own), read from the row."""
+    """The committed generation (or this transaction's own), read from the row.
+
+    A connection PostgreSQL ended (a restart, an idle timeout) fails every later query with
+    InterfaceError "connection already closed", which is no DatabaseError: outside a transaction
+    it is dropped and the row read once more on a new one. Raises django.db.Error when PostgreSQL
+    cannot say at all."""
+    try:
+        return _read_row()
+    except Error:
+        if connection.in_atomic_block:
+            raise  # the transaction is lost with its connection: its caller must know
+        connection.close()
+        return _read_row()
+
+
+def _read_row() -> int:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT value FROM {IndexGeneration._meta.db_table} WHERE id = %s", [_ROW_ID])
         row = cursor.fetchone()
@@ -91,7 +106,7 @@ _thread = threading.local()
 def latest() -> int:
     """The generation a search should use: from the listener when it is healthy, else read.
 
-    Raises DatabaseError when PostgreSQL cannot say at all. (Django's `connection` is looked up
+    Raises django.db.Error when PostgreSQL cannot say at all. (Django's `connection` is looked up
     only after this thread bumped inside a transaction: the lookup costs more than the listener.)"""
     if getattr(_thread, "bumped_in_transaction", False):
         if connection.in_atomic_block:

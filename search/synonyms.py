@@ -23,7 +23,7 @@ import logging
 import threading
 import zlib
 
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, Error, connection, transaction
 from elasticsearch import NotFoundError
 
 from search import conf, generation, process
@@ -58,7 +58,7 @@ def current(generation: int | None) -> tuple[Rule, ...]:
             return state.rules
         try:
             texts = list(SynonymRule.objects.values_list("rule", flat=True))
-        except DatabaseError as exc:
+        except Error as exc:  # InterfaceError too (a connection PostgreSQL ended)
             log.warning("synonym rules unreadable, searching with the last ones read: %s", exc)
             return state.rules
         rules = []

@@ -25,7 +25,7 @@ import logging
 import threading
 from dataclasses import dataclass, field
 
-from django.db import DatabaseError
+from django.db import Error
 
 from search import conf, process
 from search.models import FreshWord, Vocabulary
@@ -155,7 +155,7 @@ def current(generation: int | None) -> Dictionary | None:
             return state.dictionary
         try:
             _refresh(state)
-        except DatabaseError as exc:
+        except Error as exc:  # InterfaceError too (a connection PostgreSQL ended)
             log.warning("the dictionary is unreadable, searching without it: %s", exc)
             return state.dictionary
         state.generation = generation

@@ -62,3 +62,58 @@ class LoopbackServer:
         for conn in self._held:
             conn.close()
         self._listener.close()
+
+
+class DelayingProxy:
+    """A TCP proxy in front of a real node that holds each request whose first line holds every
+    one of `match` for `delay` seconds before passing it on, as a node does with a write queued
+    behind a rebuild's bulk load: the client may give up meanwhile, the node still applies it."""
+
+    def __init__(self, upstream: str, *, delay: float, match: tuple[bytes, ...]):
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(upstream)
+        self.upstream, self.delay, self.match = (parts.hostname, parts.port), delay, match
+        self.held = 0  # requests held so far
+        self._stop = threading.Event()
+        self._listener = socket.socket()
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(64)
+        self._listener.settimeout(0.1)
+        port = self._listener.getsockname()[1]
+        self.url = parts._replace(netloc=parts.netloc.replace(f"{parts.hostname}:{parts.port}", f"127.0.0.1:{port}")).geturl()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:
+                continue
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn):
+        upstream = socket.create_connection(self.upstream)
+        threading.Thread(target=self._pump, args=(upstream, conn, False), daemon=True).start()
+        self._pump(conn, upstream, True)
+
+    def _pump(self, source, target, requests: bool):
+        """Bytes from source to target; requests matching are held first. The response side ends
+        both sockets (so a request the client gave up on still reaches the node whole)."""
+        try:
+            while data := source.recv(65536):
+                first_line = data.split(b"\r\n", 1)[0]
+                if requests and all(m in first_line for m in self.match):
+                    self.held += 1
+                    time.sleep(self.delay)
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            if not requests:
+                source.close()
+                target.close()
+
+    def close(self):
+        self._stop.set()
+        self._listener.close()

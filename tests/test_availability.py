@@ -3,6 +3,7 @@ the cache server down or hanging; and cached answers stay within their own site 
 
 import time
 
+import psycopg2
 import pytest
 from django.db import connection
 from django.urls import reverse
@@ -34,6 +35,43 @@ def test_postgresql_down_during_a_search_answers_uncached(client, blog):
         connection.close()
         connection.settings_dict["PORT"] = port
     assert search("firefox").hits  # and back to normal
+
+
+def end_this_connection(how: str) -> None:
+    """PostgreSQL restarted under a worker, as the worker's connection sees it: the server ended
+    the session (`terminated`, by pg_terminate_backend from another session, as a restart does),
+    or the driver already knows it is gone (`closed`: every query raises InterfaceError)."""
+    if how == "closed":
+        connection.connection.close()
+        return
+    pid = connection.connection.get_backend_pid()
+    with psycopg2.connect(**connection.get_connection_params()) as other, other.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        for _ in range(100):  # the signal reaches the backend a moment later
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
+            if not cursor.fetchone()[0]:
+                break
+            time.sleep(0.05)
+    other.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("how", ["terminated", "closed"])
+def test_a_search_survives_a_connection_postgresql_ended(client, blog, settings, request, how):
+    """Issue 49: PostgreSQL restarting answered a search 500 (`InterfaceError: connection already
+    closed` from generation.current(), which is no DatabaseError); failed on commit 1b01720.
+    Every search reads the row here (no listener), as one does when the listener broke too."""
+    settings.SEARCH = {**settings.SEARCH, "GENERATION_LISTEN": False}
+    request.addfinalizer(connection.close)  # whatever happens, the test database is flushed on a live connection
+    assert client.get(API, {"q": "firefox"}).status_code == 200  # the worker's connection is made
+    for round_ in range(2):
+        end_this_connection(how)
+        for _ in range(3):
+            response = client.get(API, {"q": "firefox"})
+            assert response.status_code == 200, (round_, response.content[:300])
+            assert response.json()["results"][0]["title"] == "Firefox keyboard shortcuts"
+    assert connection.is_usable()  # made again: searches are cached again
+    assert search("firefox").cached
 
 
 def redis_cache(port: int) -> dict:

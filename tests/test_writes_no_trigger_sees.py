@@ -12,6 +12,7 @@ from django.db import connection
 from blog.models import Post
 from search.client import bulk_client
 from search.models import RecheckRequest
+from search.querying.service import search
 from search.sync import audit
 from tests.factories import make_comment, make_post
 from tests.helpers import ids_in, source_of
@@ -91,3 +92,23 @@ def test_a_reply_follows_its_entry_changed_with_the_triggers_off(es, blog):
 def test_an_audit_of_an_index_in_step_repairs_nothing(es, blog):
     report = audit.audit(bulk_client())
     assert report.buckets == {} and report.repaired == {} and report.failed == {}
+
+
+def test_search_check_finds_a_title_changed_with_the_triggers_off_and_repairs_it(es, blog, capsys):
+    """Issue 49: a title changed as a replication subscriber writes it, then a scheduler round:
+    `search_check` said "0 missing, 0 extra, 0 stale" (it compared versions only) and `--repair`
+    left the stale title; failed on commit 1b01720. It is the exact comparison now."""
+    from django.core.management.base import CommandError
+
+    posts, comments = blog
+    replica(("UPDATE blog_post SET title = 'Retitled behind the check' WHERE id = %s", [posts[1].pk]))
+    call_command("search_sync")  # one scheduler round: the outbox knows nothing of it
+    capsys.readouterr()
+    with pytest.raises(CommandError, match="1 difference"):
+        call_command("search_check")
+    assert "posts: 0 missing, 0 extra, 1 stale" in capsys.readouterr().out
+    call_command("search_check", "--repair")
+    assert capsys.readouterr().out.strip().endswith("0 missing, 0 extra, 0 stale")
+    assert source_of(es, "posts", posts[1].pk)["title"] == "Retitled behind the check"
+    assert [h.title for h in search("behind the check", use_cache=False).hits] == ["Retitled behind the check"]
+    call_command("search_check")  # and nothing differs

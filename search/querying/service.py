@@ -17,7 +17,7 @@ import time
 import unicodedata
 from dataclasses import dataclass, field
 
-from django.db import DatabaseError
+from django.db import Error
 from elasticsearch import ApiError, TransportError
 
 from search import conf, generation, metrics, process, realwords, synonyms, vocabulary
@@ -304,10 +304,12 @@ def _cached(value: tuple, asked: SearchResult, started: float) -> SearchResult:
 
 
 def current_generation() -> int | None:
-    """The index generation, or None (no caching) when PostgreSQL cannot say."""
+    """The index generation, or None (no caching) when PostgreSQL cannot say: down, or the
+    connection it ended could not be made again (InterfaceError is no DatabaseError: both are
+    django.db.Error)."""
     try:
         return generation.latest()
-    except DatabaseError as exc:
+    except Error as exc:
         log.warning("index generation unreadable, searching uncached: %s", exc)
         return None
 

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from search import conf, generation, metrics, process
 from search.breaker import Breaker
-from search.client import get_client
+from search.client import get_client, sync_client
 from search.documents import Kind
 from search.models import DeadChange, PendingChange
 from search.sync import freshwords, replaylog
@@ -58,11 +58,27 @@ class DrainResult:
     blocked: bool = False  # every failure was the cluster refusing writes (read-only index, overload)
 
 
-def due_entries(limit: int, upto: int | None = None):
+def due_entries(limit: int, upto: int | None = None, min_age: float = 0.0):
+    """Due entries no other sync holds; with `min_age`, only those written at least that long ago."""
     qs = PendingChange.objects.select_for_update(skip_locked=True).filter(replay=False, due_at__lte=StatementNow())
     if upto is not None:
         qs = qs.filter(id__lte=upto)
+    if min_age:
+        qs = qs.filter(created__lte=StatementNow() - timedelta(seconds=min_age))
     return list(qs.order_by("id")[:limit])
+
+
+def next_takeable(min_age: float) -> float | None:
+    """Seconds until the next entry is due and `min_age` old (0 or less: one is now), None when
+    none waits: when the scheduler must wake (search/sync/scheduler.py). One query."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT extract(epoch FROM min(greatest(due_at, created + %s * interval '1 second')) - statement_timestamp()) "
+            f"FROM {PendingChange._meta.db_table} WHERE NOT replay",
+            [min_age],
+        )
+        (seconds,) = cursor.fetchone()
+    return None if seconds is None else float(seconds)
 
 
 def apply_isolating(changes: dict, *, client=None, refresh: bool = True, found: Actions | None = None) -> BulkOutcome:
@@ -190,14 +206,15 @@ def account(entries, outcome: BulkOutcome, result: DrainResult, *, searchable: b
     metrics.fresh([(now - max(e.created, e.due_at)).total_seconds() for e in applied])
 
 
-def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = None, lock_timeout: float | None = None) -> DrainResult:
+def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = None, lock_timeout: float | None = None, min_age: float = 0.0) -> DrainResult:
     """Apply up to `limit` due entries (a leading chunk of them when their documents are big);
     entries locked by another process are skipped.
 
     The index generation is bumped after every attempt, in its own transaction, even when the
     bulk failed: some items may have been applied, and no cache may outlive them. `drain_all`
     calls this per chunk, so caches are invalidated per applied chunk, not per run. With
-    `lock_timeout` (seconds), waiting longer for a rebuild's swap raises LockNotAvailable.
+    `lock_timeout` (seconds), waiting longer for a rebuild's swap raises LockNotAvailable; with
+    `min_age`, only entries written at least that long ago (due_entries).
     """
     attempted = False
     try:
@@ -206,7 +223,7 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
                 with connection.cursor() as cursor:
                     cursor.execute("SELECT set_config('lock_timeout', %s, true)", [f"{int(lock_timeout * 1000)}ms"])
             keep = replaylog.is_open()
-            entries = due_entries(limit, upto)
+            entries = due_entries(limit, upto, min_age)
             if not entries:
                 return DrainResult()
             attempted = True
@@ -228,7 +245,7 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
             generation.bump()
 
 
-def drain_all(*, batch: int, client=None, refresh: bool = True) -> DrainResult:
+def drain_all(*, batch: int, client=None, refresh: bool = True, min_age: float = 0.0) -> DrainResult:
     """Apply every entry due now, batch by batch, until none is left or Elasticsearch is
     unreachable. Entries written meanwhile are left to the syncs: under a steady stream of writes
     this still ends. While the cluster refuses every write (`blocked`) it tries again after each
@@ -240,7 +257,7 @@ def drain_all(*, batch: int, client=None, refresh: bool = True) -> DrainResult:
         return total
     delays, tries = conf.get().sync.blocked_retry_delays, 0
     while True:
-        result = drain(limit=batch, client=client, refresh=refresh, upto=upto)
+        result = drain(limit=batch, client=client, refresh=refresh, upto=upto, min_age=min_age)
         for name in ("applied", "failed", "dead", "conflicts"):
             setattr(total, name, getattr(total, name) + getattr(result, name))
         total.error = result.error or total.error
@@ -265,7 +282,7 @@ def sync_after_commit(*, batch: int) -> None:
         log.info("search sync skipped: Elasticsearch failed recently; the change waits in the outbox")
         return
     try:
-        result = drain(limit=batch, lock_timeout=conf.get().sync.sync_lock_timeout_seconds)
+        result = drain(limit=batch, lock_timeout=conf.get().sync.sync_lock_timeout_seconds, client=sync_client())
     except OperationalError as exc:
         if getattr(exc.__cause__, "pgcode", None) != "55P03":
             log.exception("search sync failed; the change waits in the outbox")

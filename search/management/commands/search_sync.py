@@ -7,7 +7,7 @@ from django.db import close_old_connections
 
 from search import conf, metrics_serving, synonyms
 from search.client import bulk_client
-from search.sync import audit, outbox
+from search.sync import audit, outbox, scheduler
 
 log = logging.getLogger(__name__)
 
@@ -15,12 +15,16 @@ log = logging.getLogger(__name__)
 class Command(BaseCommand):
     help = (
         "Apply the search outbox: changes saved while Elasticsearch was unavailable, or retried later. "
-        "With --every N, keep doing it every N seconds (the scheduler of the compose file)."
+        "With --every N, the scheduler of the compose file: every change applied within a second of its commit "
+        "(woken by the outbox's notifications and by scheduled entries' due times), and every N seconds a full round."
     )
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--every", type=float, metavar="SECONDS", help="Run forever, applying the outbox every SECONDS; a failed round is reported and retried."
+            "--every",
+            type=float,
+            metavar="SECONDS",
+            help="Run forever: each outbox write applied within a second (LISTEN), and a full round every SECONDS (the safety net).",
         )
         parser.add_argument(
             "--vocabulary-every", type=float, metavar="SECONDS", help="With --every: also re-read the dictionary this often (as search_vocabulary)."
@@ -38,24 +42,80 @@ class Command(BaseCommand):
         if every <= 0 or (vocabulary_every is not None and vocabulary_every <= 0):
             raise CommandError("--every and --vocabulary-every need a number of seconds above 0")
         self.serve_metrics()
+        self.forever(every, vocabulary_every)
+
+    def forever(self, every: float, vocabulary_every: float | None) -> None:
+        """The scheduler (search/sync/scheduler.py): a full round every `every` seconds; between
+        them, woken by the outbox's notifications and by due times, only the due entries."""
+        sync = conf.get().sync
+        waker = scheduler.Wakeups(retry_seconds=sync.sync_breaker_seconds) if sync.outbox_listen else None
+        if waker is not None:
+            waker.start()  # before the first round reads the outbox: no write falls between
         words_due = time.monotonic() + (vocabulary_every or 0)
-        audit_due = time.monotonic() + conf.get().sync.audit_every_seconds
+        audit_due = time.monotonic() + sync.audit_every_seconds
+        poll_at = not_before = 0.0
         while True:
-            try:
-                self.apply()
-                if time.monotonic() >= audit_due:
-                    audit_due = time.monotonic() + conf.get().sync.audit_every_seconds
-                    self.run_audit()
-                if vocabulary_every is not None and time.monotonic() >= words_due:
-                    words_due = time.monotonic() + vocabulary_every
-                    call_command("search_vocabulary", "--if-possible", stdout=self.stdout, stderr=self.stderr)
-            except CommandError as exc:  # reported; the next round tries again
-                self.stderr.write(str(exc))
-            except Exception as exc:  # noqa: BLE001 - whatever a round hits, the scheduler must keep running
-                log.exception("search_sync round failed; retrying in %s s", every)
-                self.stderr.write(f"search_sync round failed ({type(exc).__name__}: {exc}); the next round tries again")
-            close_old_connections()  # PostgreSQL may have restarted between rounds
-            time.sleep(every)
+            now = time.monotonic()
+            if now >= poll_at:
+                poll_at = now + every
+                if not self.full_round(every, audit_due <= now, vocabulary_every is not None and words_due <= now):
+                    not_before = now + sync.sync_breaker_seconds
+                if audit_due <= now:
+                    audit_due = now + sync.audit_every_seconds
+                if vocabulary_every is not None and words_due <= now:
+                    words_due = now + vocabulary_every
+                close_old_connections()  # PostgreSQL may have restarted between rounds
+            elif waker is not None and now >= not_before:
+                not_before = self.quick_round(now)
+            takeable = self.takeable_in() if waker is not None else None
+            now = time.monotonic()
+            wait = scheduler.wait_seconds(now, poll_at=poll_at, takeable_at=None if takeable is None else now + takeable, not_before=not_before)
+            if waker is None:
+                time.sleep(wait)
+            else:
+                waker.wait(wait)
+
+    def full_round(self, every: float, audit_now: bool, words_now: bool) -> bool:
+        """What every round did before the scheduler listened: False when it failed."""
+        try:
+            self.apply()
+            if audit_now:
+                self.run_audit()
+            if words_now:
+                call_command("search_vocabulary", "--if-possible", stdout=self.stdout, stderr=self.stderr)
+            return True
+        except CommandError as exc:  # reported; the next round tries again
+            self.stderr.write(str(exc))
+        except Exception as exc:  # noqa: BLE001 - whatever a round hits, the scheduler must keep running
+            log.exception("search_sync round failed; retrying in %s s", every)
+            self.stderr.write(f"search_sync round failed ({type(exc).__name__}: {exc}); the next round tries again")
+        return False
+
+    def quick_round(self, now: float) -> float:
+        """The due entries, once their saves' own syncs had their chance; returns when the next
+        quick round may run (later after a failure, or when other syncs held what was due)."""
+        sync = conf.get().sync
+        try:
+            result = outbox.drain_all(batch=sync.pending_drain_batch, client=bulk_client(), min_age=sync.listen_grace_seconds)
+        except Exception:  # noqa: BLE001 - the full round reports; wakes pause meanwhile
+            log.exception("search_sync: applying the outbox after a notification failed")
+            close_old_connections()
+            return now + sync.sync_breaker_seconds
+        if result.unreachable or result.blocked:
+            log.warning("search_sync: Elasticsearch refused the outbox (%s); wakes pause %s s", result.error, sync.sync_breaker_seconds)
+            return now + sync.sync_breaker_seconds
+        if result.applied or result.failed:
+            log.info("search_sync: applied %d change(s) on notice, %d refused", result.applied, result.failed)
+            return 0.0
+        return now + sync.listen_grace_seconds  # what was due is another sync's now: look again soon
+
+    def takeable_in(self) -> float | None:
+        try:
+            return outbox.next_takeable(conf.get().sync.listen_grace_seconds)
+        except Exception:  # noqa: BLE001 - PostgreSQL away: the poll goes on
+            log.warning("search_sync: the outbox's next due time is unreadable", exc_info=True)
+            close_old_connections()
+            return None
 
     def serve_metrics(self):
         """With SEARCH_METRICS_SYNC_PORT, this process's counters (its sync rounds, the freshness
