@@ -104,8 +104,11 @@ class Command(BaseCommand):
         if result.unreachable or result.blocked:
             log.warning("search_sync: Elasticsearch refused the outbox (%s); wakes pause %s s", result.error, sync.sync_breaker_seconds)
             return now + sync.sync_breaker_seconds
-        if result.applied or result.failed:
-            log.info("search_sync: applied %d change(s) on notice, %d refused", result.applied, result.failed)
+        if result.failed:  # refused entries wait for their retry time; anything else, calmly
+            log.warning("search_sync: %d change(s) refused on notice, last error: %s", result.failed, result.error)
+            return now + sync.sync_breaker_seconds
+        if result.applied:
+            log.info("search_sync: applied %d change(s) on notice", result.applied)
             return 0.0
         return now + sync.listen_grace_seconds  # what was due is another sync's now: look again soon
 
