@@ -62,11 +62,12 @@ class TypoCosts:
     adjacent_key: float = _doc("A letter next to it on a QWERTY keyboard.", 0.75)
     vowel: float = _doc("A vowel for another vowel.", 0.8)
     insert_delete: float = _doc("A letter added or dropped.", 0.85)
+    stray: float = _doc("A letter added that neither doubles a neighbour nor sits next to one's key (a stray key).", 1.0)
     doubled: float = _doc("A doubled letter added or dropped (cheaper than any other).", 0.6)
     transpose: float = _doc("Two neighbouring letters swapped.", 0.7)
     first_letter: float = _doc("Extra for an edit at the start of the word (tuned with bench/relevance.py).", 0.1)
     sound_alike: float = _doc(
-        'A word that sounds like the typed one ("jurny": journey), however many letters differ, costs at most this (search/querying/typo_model.py).', 0.8
+        'A word that sounds like the typed one ("jurny": journey), however many letters differ, costs at most this (search/querying/typo_model.py).', 0.9
     )
     split: float = _doc(
         'Two words typed as one, a space put back ("aspnet": asp net); as much as any other letter, so "jango" stays django, not "jan go".',

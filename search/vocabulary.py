@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from django.db import Error
 
-from search import conf, process
+from search import conf, process, soundalikes
 from search.models import FreshWord, Vocabulary
 
 try:  # the compiled extension (native/lexicon/, built by `make`); without it searches ask Elasticsearch
@@ -65,6 +65,14 @@ class Dictionary:
     # Candidates per (word, edits, prefix length, limit): the words of a query being typed are
     # looked up again at every keystroke. Dies with the snapshot; bounded.
     memo: dict = field(default_factory=dict, compare=False, repr=False)
+    # The built words by sound (search/soundalikes.py), made on first need.
+    sounds: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def sound_index(self):
+        index = self.sounds.get("built")
+        if index is None:
+            index = self.sounds["built"] = soundalikes.build(self.built, documents_holding)
+        return index
 
     def counts(self, word: str) -> tuple[int, int, int] | None:
         """The build's counts, or for a word it lacks, the fresh documents' (never both: a word the

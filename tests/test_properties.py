@@ -131,15 +131,23 @@ def plain_typo_cost(typed: str, candidate: str, costs: dict) -> float:
             return costs["vowel"]
         return costs["substitute"]
 
-    def indel(s: str, k: int) -> float:
+    def near(x: str, y: str) -> bool:
+        return x in _KEY and y in _KEY and abs(_KEY[x][0] - _KEY[y][0]) <= 1 and abs(_KEY[x][1] - _KEY[y][1]) <= 1
+
+    def indel(s: str, k: int, typed: bool = False) -> float:
         doubled = (k >= 2 and s[k - 2] == s[k - 1]) or (k < len(s) and s[k] == s[k - 1])
-        return costs["doubled"] if doubled else costs["insert_delete"]
+        if doubled:
+            return costs["doubled"]
+        neighbours = (s[k - 2] if k >= 2 else "") + (s[k] if k < len(s) else "")
+        if typed and not any(near(s[k - 1], n) for n in neighbours):
+            return costs["stray"]  # an extra letter typed nowhere near its neighbours' keys
+        return costs["insert_delete"]
 
     a, b = typed.lower(), candidate.lower()
     n, m, first = len(a), len(b), costs["first_letter"]
     d = [[0.0] * (m + 1) for _ in range(n + 1)]
     for i in range(1, n + 1):
-        d[i][0] = d[i - 1][0] + indel(a, i) + (first if i == 1 else 0.0)
+        d[i][0] = d[i - 1][0] + indel(a, i, typed=True) + (first if i == 1 else 0.0)
     for j in range(1, m + 1):
         d[0][j] = d[0][j - 1] + indel(b, j) + first
     for i in range(1, n + 1):
@@ -147,7 +155,7 @@ def plain_typo_cost(typed: str, candidate: str, costs: dict) -> float:
             sub = substitution(a[i - 1], b[j - 1])
             best = min(
                 d[i - 1][j - 1] + (sub + (first if i == 1 or j == 1 else 0.0) if sub else 0.0),
-                d[i - 1][j] + indel(a, i) + (first if i == 1 else 0.0),
+                d[i - 1][j] + indel(a, i, typed=True) + (first if i == 1 else 0.0),
                 d[i][j - 1] + indel(b, j),
             )
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1] and a[i - 1] != a[i - 2]:

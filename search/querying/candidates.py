@@ -20,7 +20,7 @@ word of each corrected prefix, scored by the typo model on the prefix ("firefo")
 from search.conf import SuggesterOptions, TypoCosts
 from search.documents import SUGGESTER_FIELDS
 from search.querying.suggestions import KNOWN_WORDS
-from search.querying.typo_model import sounds_alike
+from search.querying.typo_model import sound_key, sounds_alike
 from search.stopwords import is_stop_word
 from search.vocabulary import NO_COUNTS, documents_holding
 from search.words import one_joined_token, words
@@ -95,6 +95,19 @@ def splits(token: str, dictionary) -> list[tuple[str, int, tuple]]:
     return out
 
 
+def by_sound(token: str, found: list, dictionary, *, min_length: int) -> list[tuple[str, int, tuple]]:
+    """The dictionary's words that sound like `token` (search/soundalikes.py) and are not
+    in `found` already, however many edits away ("bisnes": business, three)."""
+    if not min_length or len(token) < min_length:
+        return []
+    seen = {w for w, _, _ in found}
+    out = []
+    for word in dictionary.sound_index().alike(sound_key(token)):
+        if word not in seen and sounds_alike(token, word, min_length=min_length):
+            out.append((word, osa(token, word), dictionary.counts(word) or NO_COUNTS))
+    return out
+
+
 def suggest(
     query: str,
     only: list[int],
@@ -105,11 +118,13 @@ def suggest(
     enough: int = 0,
     costs: TypoCosts | None = None,
     unsplit: int | None = None,
+    sound_min_length: int = 0,
 ) -> tuple[dict, dict]:
     """(suggest, aggregations) for the words at `only`, as one suggest request would answer them
-    (every candidate, or, with `enough`, those the typo model can keep: `nearest`), and the words
-    split in two (`splits`), but not the word at `unsplit`: an unfinished last word is the start
-    of a longer word, not two ("underst" is no "under st")."""
+    (every candidate, or, with `enough`, those the typo model can keep: `nearest`), the words that
+    sound alike from `sound_min_length` letters (`by_sound`; 0: none), and the words split in two
+    (`splits`), but not the word at `unsplit`: an unfinished last word is the start of a longer
+    word, not two ("underst" is no "under st")."""
     out: dict[str, list] = {f"{name}_terms": [] for name in SUGGESTER_FIELDS}
     buckets = {}
     for i, (start, end, word) in enumerate(words(query)):
@@ -124,6 +139,7 @@ def suggest(
             found = nearest(token, counts, dictionary, options=options, costs=costs, limit=limit, enough=enough)
         else:
             found = dictionary.within(token, options.max_edits, options.prefix_length, limit)
+        found = [*found, *by_sound(token, found, dictionary, min_length=sound_min_length)]
         if i != unsplit:
             found = [*found, *splits(token, dictionary)]
         for position, name in enumerate(SUGGESTER_FIELDS):
@@ -131,11 +147,10 @@ def suggest(
                 continue
             # As a term suggester ranks its options ("sort": "score": nearer first, then more
             # documents), the `size` best per field; the typo model then scores those of every field.
-            # A word that sounds like the typed one ranks before the others as far ("jurny": journey
-            # before turns), as the typo model scores it (search/querying/typo_model.py).
-            ranked = sorted(
-                ((d - 0.5 * sounds_alike(token, w), -c[position], w) for w, d, c in found if _proposes(options.suggest_mode, counts[position], c[position]))
-            )
+            # A word that sounds like the typed one ranks as one and a half edits, however far it is
+            # ("jurny": journey before turns), as the typo model scores it (search/querying/typo_model.py).
+            proposed = [(w, d, c) for w, d, c in found if _proposes(options.suggest_mode, counts[position], c[position])]
+            ranked = sorted((min(d, 1.5) if sounds_alike(token, w) else d, -c[position], w) for w, d, c in proposed)
             proposed = [{"text": w, "freq": -minus, **({"split": True} if " " in w else {})} for _, minus, w in ranked[: options.size]]
             out[f"{name}_terms"].append({"text": token, "offset": start, "length": end - start, "options": proposed})
     return out, {KNOWN_WORDS: {"words": {"buckets": buckets}}}

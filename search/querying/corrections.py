@@ -35,6 +35,12 @@ from search.querying.candidates import osa
 from search.querying.typo_model import KEY, sounds_alike
 from search.words import key_word, words
 
+# A word that sounds like the typed one is sure at most this many edits away (bench/relevance.py's
+# `tune` half: codespell's sound-spelled misspellings of three edits, "porshan": portion).
+SOUND_MAX_EDITS = 3
+# ... three only from this many letters: shorter keys sound alike too easily ("feeze" is no "fuzzy").
+SOUND_FAR_MIN_LENGTH = 6
+
 # A real word among other words is kept as typed only from this length (sure_rewrite()).
 REAL_WORD_IN_CONTEXT = 6
 
@@ -74,15 +80,18 @@ def sure(typed: str, candidate: str, *, weak_min_length: int, two_min_length: in
     n = edits(typed, candidate)
     if n == 0:
         return True
-    # By sound: one edit, or two that do not shorten the word ("jurny": journey, but "keras" is no "kris").
-    if (n == 1 or (n == 2 and not slips_only and len(candidate) >= len(typed))) and sounds_alike(typed, candidate, min_length=sound_min_length):
+    # By sound: one edit, or up to SOUND_MAX_EDITS that do not shorten the word ("jurny": journey,
+    # "bisnes": business; but "keras" is no "kris").
+    far = 1 < n <= SOUND_MAX_EDITS and not slips_only and len(candidate) >= len(typed) and (n < 3 or len(typed) >= SOUND_FAR_MIN_LENGTH)
+    if (n == 1 or far) and sounds_alike(typed, candidate, min_length=sound_min_length):
         return True
     if n == 2 and (candidate.startswith(typed) or typed.startswith(candidate)):
         return False  # two letters more or less at the end: another word ("eleventy", "alpinejs"), not a typo
     if n > 1:
         # Two edits from `two_min_length` letters, or at any length when both double or undouble a
-        # letter, the misspelling people make most ("ocassion", "tommorow").
-        return n == 2 and not slips_only and (len(typed) >= two_min_length or _single(typed) == _single(candidate))
+        # letter, the misspelling people make most ("ocassion", "tommorow"): a slip, for a rare
+        # real word too.
+        return n == 2 and ((len(typed) >= two_min_length and not slips_only) or _single(typed) == _single(candidate))
     strong, at = _one_edit(typed, candidate)
     return strong or (not slips_only and len(typed) >= weak_min_length and at > 0)
 
@@ -149,14 +158,16 @@ def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=N
         # the correction makes) are the evidence for it ("tae more": take more, "naps history").
         if real is not None and (len(pairs) == 1 or len(x) >= REAL_WORD_IN_CONTEXT) and real(x):
             return False
-        if _sure_pair(x, y, **limits, slips_only=rare is not None and rare(x)):  # a sure correction of the word as typed
+        shape = {**limits, "slips_only": rare is not None and rare(x)}
+        if _sure_pair(x, y, **shape):  # a sure correction of the word as typed
             return True
         if not (unfinished and i == last) or " " in y:
             return False
         if y.startswith(x):  # a completion of what was typed
             return True
-        # A completion of a corrected start: only into a word enough documents hold.
-        return _sure_start(x, y, **limits) and (held is None or held(y) >= completion_min_docs)
+        # A completion of a corrected start: only into a word enough documents hold, and never for
+        # a rare real word, which was typed whole ("cobol" is no start of "cobble").
+        return not shape["slips_only"] and _sure_start(x, y, **shape) and (held is None or held(y) >= completion_min_docs)
 
     return all(ok(i, x, y) for i, (x, y) in enumerate(pairs))
 

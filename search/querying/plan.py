@@ -216,6 +216,7 @@ def local_suggestions(query: str, unknown: list[int], dictionary, *, cfg: Search
         enough=ranking.max_options_per_word,
         costs=ranking.typo_costs,
         unsplit=len(spans) - 1 if completing else None,
+        sound_min_length=ranking.sound_min_length,
     )
     present = True
     if completing:

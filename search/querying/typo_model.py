@@ -26,9 +26,26 @@ VOWELS = frozenset("aeiouy")
 COSTS = TypoCosts()  # the defaults, which the site runs unless settings.SEARCH overrides them
 
 
-def _indels(s: str, doubled: float, insert_delete: float) -> list[float]:
-    """[k]: the cost of dropping or adding s[k - 1], cheap when it doubles a neighbour."""
-    return [0.0] + [doubled if (k >= 2 and s[k - 2] == s[k - 1]) or (k < len(s) and s[k] == s[k - 1]) else insert_delete for k in range(1, len(s) + 1)]
+def _near_key(a: str, b: str) -> bool:
+    ka, kb = KEY.get(a), KEY.get(b)
+    return ka is not None and kb is not None and abs(ka[0] - kb[0]) <= 1 and abs(ka[1] - kb[1]) <= 1
+
+
+def _indels(s: str, doubled: float, insert_delete: float, stray: float | None = None) -> list[float]:
+    """[k]: the cost of dropping or adding s[k - 1], cheap when it doubles a neighbour. With
+    `stray` (the typed word's own letters), a letter that neither doubles a neighbour nor sits next
+    to one's key costs that: a key hit by mistake lands near the intended one ("jurny" is rather
+    "journey" than "jury" with a stray "n")."""
+    out = [0.0]
+    for k in range(1, len(s) + 1):
+        ch, before, after = s[k - 1], s[k - 2] if k >= 2 else "", s[k] if k < len(s) else ""
+        if ch == before or ch == after:
+            out.append(doubled)
+        elif stray is None or _near_key(ch, before) or _near_key(ch, after):
+            out.append(insert_delete)
+        else:
+            out.append(stray)
+    return out
 
 
 def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
@@ -48,7 +65,7 @@ def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     doubled, insert_delete, transpose = costs.doubled, costs.insert_delete, costs.transpose
     adjacent_key, vowel, substitute = costs.adjacent_key, costs.vowel, costs.substitute
 
-    indel_a, indel_b = _indels(a, doubled, insert_delete), _indels(b, doubled, insert_delete)
+    indel_a, indel_b = _indels(a, doubled, insert_delete, costs.stray), _indels(b, doubled, insert_delete)
     prev2: list[float] = []
     prev = [0.0] * (m + 1)
     for j in range(1, m + 1):
