@@ -151,6 +151,13 @@ def real_gate(queries, ranks, against: str = GATE) -> list:
     return [q for q in queries if q.source in REAL_SOURCES and (ranks[("this search", q.text)] or 99) > (ranks[(against, q.text)] or 99)]
 
 
+def listed(title: str, worse: list, out_of: int, ranks: dict, against: str) -> str:
+    """A gate's line, "title: N of M", then each query with both ranks."""
+    return f"{title}: {len(worse)} of {out_of}" + "".join(
+        f"\n  {q.kind} {q.text!r} ({q.correct}): {ranks[('this search', q.text)]} vs {ranks[(against, q.text)]}" for q in worse
+    )
+
+
 def tune(queries) -> None:
     base = conf.get().ranking.suggester.as_dict()
     grid = {
@@ -257,26 +264,14 @@ def run_seeds(args, systems, stems, posts) -> int:
         for q in (q for q in queries if q.kind in args.misses and ranks.get(("this search", q.text)) != 1):
             r, rank = search(q.text, use_cache=False), ranks.get(("this search", q.text))
             print(f"  miss {q.kind}: {q.text!r} meant {q.correct!r}: rank {rank}, showing {r.showing_for!r}, did you mean {r.did_you_mean!r}")
-        worse = gate(queries, ranks)
-        regressions += len(worse)
-        print(
-            f"\nnever-worse gate (seed {seed}): correctly spelled queries ranked worse than {GATE}: {len(worse)} of "
-            f"{sum(q.kind in CONTROL_KINDS for q in queries)}"
-            + "".join(f"\n  {q.kind} {q.text!r}: {ranks[('this search', q.text)]} vs {ranks[(GATE, q.text)]}" for q in worse)
-        )
-        worse_real = real_gate(queries, ranks)
-        regressions += len(worse_real)
-        print(
-            f"never-worse gate (seed {seed}): real misspellings ranked worse than {GATE}: {len(worse_real)} of "
-            f"{sum(q.source in REAL_SOURCES for q in queries)}"
-            + "".join(f"\n  {q.kind} {q.text!r}: {ranks[('this search', q.text)]} vs {ranks[(GATE, q.text)]}" for q in worse_real)
-        )
+        worse, worse_real = gate(queries, ranks), real_gate(queries, ranks)
+        regressions += len(worse) + len(worse_real)
+        controls, real = sum(q.kind in CONTROL_KINDS for q in queries), sum(q.source in REAL_SOURCES for q in queries)
+        print("\n" + listed(f"never-worse gate (seed {seed}): correctly spelled queries ranked worse than {GATE}", worse, controls, ranks, GATE))
+        print(listed(f"never-worse gate (seed {seed}): real misspellings ranked worse than {GATE}", worse_real, real, ranks, GATE))
         if any(name == PEER for name, _ in ranks):
             behind = real_gate(queries, ranks, against=PEER)
-            print(
-                f"behind {PEER} (reported, no gate; seed {seed}): {len(behind)} of {sum(q.source in REAL_SOURCES for q in queries)} real misspellings"
-                + "".join(f"\n  {q.kind} {q.text!r} ({q.correct}): {ranks[('this search', q.text)]} vs {ranks[(PEER, q.text)]}" for q in behind)
-            )
+            print(listed(f"behind {PEER} (reported, no gate; seed {seed}): real misspellings", behind, real, ranks, PEER))
         misses = [q for q in queries if ranks[("this search", q.text)] != 1]
         print(f"not first ({len(misses)}):" + "".join(f"\n  {q.kind} {q.text!r} ({q.correct}): rank {ranks[('this search', q.text)]}" for q in misses[:40]))
     return regressions
