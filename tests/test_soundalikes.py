@@ -21,7 +21,8 @@ def test_alike_finds_exactly_the_lines_of_a_key(pairs, key):
 def test_the_index_holds_words_enough_documents_hold_and_finds_far_sound_alikes():
     dictionary = vocabulary.from_words({"business": (3, 9, 1), "busy": (1, 1, 0), "portion": (2, 4, 0), "rare": (0, 1, 0), "bizness": (0, 1, 0)})
     index = dictionary.sound_index()
-    assert index.alike(sound_key("business")) == ["business"]  # "bizness": one document, left out
+    assert index.alike(sound_key("business"), "b") == ["business"]  # "bizness": one document, left out
+    assert index.alike(sound_key("business"), "p") == [] and len(index) == 2  # business, portion
     found = candidates.by_sound("bisnes", [], dictionary, min_length=5)
     assert found == [("business", 3, (3, 9, 1))]
     assert candidates.by_sound("bisnes", found, dictionary, min_length=5) == []  # already proposed

@@ -102,7 +102,7 @@ def by_sound(token: str, found: list, dictionary, *, min_length: int) -> list[tu
         return []
     seen = {w for w, _, _ in found}
     out = []
-    for word in dictionary.sound_index().alike(sound_key(token)):
+    for word in dictionary.sound_index().alike(sound_key(token), token[:1]):
         if word not in seen and sounds_alike(token, word, min_length=min_length):
             out.append((word, osa(token, word), dictionary.counts(word) or NO_COUNTS))
     return out

@@ -6,8 +6,8 @@ Two ways people misspell, each scored here:
   weighted edit distance counts them (`typo_cost`), each kind at its own cost (search/conf.py
   TypoCosts), cheapest for the slips people make most.
 - **Spelling by sound**: "exersize", "jurny", "schedual" are two edits from the word but sound
-  the same. Two words sound alike when their Metaphone keys are equal (`sounds_alike`; jellyfish's
-  Metaphone, a well-kept library). A sound-alike costs at most `TypoCosts.sound_alike`, so
+  the same. Two words sound alike when their Double Metaphone keys are equal (`sounds_alike`;
+  search/sounds.py). A sound-alike costs at most `TypoCosts.sound_alike`, so
   "jurny" is "journey" before "jury".
 
 `typo_score` turns a cost into a score from 0 to 1, like the term suggester's own.
@@ -15,8 +15,7 @@ Two ways people misspell, each scored here:
 
 import functools
 
-import jellyfish
-
+from search import sounds
 from search.conf import TypoCosts
 
 # The typo model's keyboard: its edit costs are settings (search/conf.py TypoCosts).
@@ -112,10 +111,15 @@ def typo_score(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     return round(max(0.0, 1.0 - cost / (len(typed) or 1)), 4)
 
 
-@functools.lru_cache(maxsize=8192)  # pure; the dictionary's candidates of a typed word come back at every keystroke
 def sound_key(word: str) -> str:
-    """The word's Metaphone key ("exersize" and "exercise": EKSRSS); empty for other scripts."""
-    return jellyfish.metaphone(word) if word.isascii() and word.isalpha() else ""
+    """The word's sound key ("exersize" and "exercise": AKSRSS; search/sounds.py); empty for other
+    scripts. Not cached: ~1 us a word, where a cache of the candidates' keys held ~1.7 MB a worker."""
+    return sounds.key(word)
+
+
+# The fewest consonant sounds that tell a word: shorter keys collide too often ("vuejs" and "views"
+# are both FS, "feeze" and "fuzzy" too).
+MIN_KEY = 3
 
 
 def sounds_alike(typed: str, candidate: str, *, min_length: int = 5) -> bool:
@@ -126,4 +130,4 @@ def sounds_alike(typed: str, candidate: str, *, min_length: int = 5) -> bool:
     if a == b or len(a) < min_length or a[:1] != b[:1]:
         return False
     key = sound_key(a)
-    return bool(key) and key == sound_key(b)
+    return len(key) >= MIN_KEY and key == sound_key(b)
