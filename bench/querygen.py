@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.misspellings import misspellings
+from search.querying.typo_model import osa  # pure: bench/load.py calls generate() without Django set up
 
 MAX_EXPECTED = 3
 MIN_WORD = 4
@@ -222,7 +223,6 @@ def generate(
     """`stems` maps title words to their porter stems (bench/relevance.py asks Elasticsearch); without
     it there are no stem_control queries. `kinds`: those made (default KINDS)."""
     posts = posts if posts is not None else load_posts(corpus)
-    from search.querying.candidates import osa  # Django set up by then: the callers' scripts do it
     from search.stopwords import is_stop_word
 
     titles = {p["id"]: tokens(p["title"]) for p in posts}

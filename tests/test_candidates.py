@@ -5,7 +5,7 @@ import pytest
 
 from search import vocabulary
 from search.conf import SuggesterOptions
-from search.querying import candidates
+from search.querying import candidates, typo_model
 
 pytest.importorskip("search._lexicon")
 
@@ -61,7 +61,7 @@ def test_the_typed_word_is_resolvable_only_when_it_is_one_token_of_the_exact_ana
 )
 def test_the_corrected_prefix_is_the_start_of_the_word_a_typo_away(typed, word, distance, prefix):
     assert candidates.corrected_prefix(typed, word, distance) == prefix
-    assert candidates.osa(typed, prefix) <= distance
+    assert typo_model.osa(typed, prefix) <= distance
 
 
 def test_an_unfinished_word_no_word_starts_with_is_completed_through_its_corrected_prefix(dictionary):

@@ -20,7 +20,7 @@ word of each corrected prefix, scored by the typo model on the prefix ("firefo")
 from search.conf import SuggesterOptions, TypoCosts
 from search.documents import SUGGESTER_FIELDS
 from search.querying.suggestions import KNOWN_WORDS
-from search.querying.typo_model import sound_key, sounds_alike
+from search.querying.typo_model import osa, sound_key, sounds_alike
 from search.stopwords import is_stop_word
 from search.vocabulary import NO_COUNTS, documents_holding
 from search.words import one_joined_token, words
@@ -154,19 +154,6 @@ def suggest(
             proposed = [{"text": w, "freq": -minus, **({"split": True} if " " in w else {})} for _, minus, w in ranked[: options.size]]
             out[f"{name}_terms"].append({"text": token, "offset": start, "length": end - start, "options": proposed})
     return out, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
-
-
-def osa(a: str, b: str) -> int:
-    """Optimal-string-alignment distance (an adjacent swap is one edit), as the dictionary counts."""
-    prev2, prev = None, list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        row = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                row[j] = min(row[j], prev2[j - 2] + 1)
-        prev2, prev = prev, row
-    return prev[-1]
 
 
 def corrected_prefix(typed: str, word: str, distance: int) -> str:

@@ -31,8 +31,7 @@ In order, for each word of a query:
 from dataclasses import dataclass
 
 from search.alternative import Alternative
-from search.querying.candidates import osa
-from search.querying.typo_model import KEY, sounds_alike
+from search.querying.typo_model import KEY, osa, sounds_alike
 from search.words import key_word, words
 
 # A word that sounds like the typed one is sure at most this many edits away (bench/relevance.py's

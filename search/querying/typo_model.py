@@ -131,3 +131,16 @@ def sounds_alike(typed: str, candidate: str, *, min_length: int = 5) -> bool:
         return False
     key = sound_key(a)
     return len(key) >= MIN_KEY and key == sound_key(b)
+
+
+def osa(a: str, b: str) -> int:
+    """Optimal-string-alignment distance (an adjacent swap is one edit), as the dictionary counts."""
+    prev2, prev = None, list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[-1]
