@@ -140,6 +140,9 @@ def suggest(
         else:
             found = dictionary.within(token, options.max_edits, options.prefix_length, limit)
         found = [*found, *by_sound(token, found, dictionary, min_length=sound_min_length)]
+        # A word that sounds like the typed one ranks as one and a half edits, however far it is
+        # ("jurny": journey before turns), as the typo model scores it (search/querying/typo_model.py).
+        rank = {w: min(d, 1.5) if sounds_alike(token, w) else d for w, d, _ in found}
         if i != unsplit:
             found = [*found, *splits(token, dictionary)]
         for position, name in enumerate(SUGGESTER_FIELDS):
@@ -147,10 +150,8 @@ def suggest(
                 continue
             # As a term suggester ranks its options ("sort": "score": nearer first, then more
             # documents), the `size` best per field; the typo model then scores those of every field.
-            # A word that sounds like the typed one ranks as one and a half edits, however far it is
-            # ("jurny": journey before turns), as the typo model scores it (search/querying/typo_model.py).
             proposed = [(w, d, c) for w, d, c in found if _proposes(options.suggest_mode, counts[position], c[position])]
-            ranked = sorted((min(d, 1.5) if sounds_alike(token, w) else d, -c[position], w) for w, d, c in proposed)
+            ranked = sorted((rank.get(w, d), -c[position], w) for w, d, c in proposed)
             proposed = [{"text": w, "freq": -minus, **({"split": True} if " " in w else {})} for _, minus, w in ranked[: options.size]]
             out[f"{name}_terms"].append({"text": token, "offset": start, "length": end - start, "options": proposed})
     return out, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
