@@ -42,6 +42,16 @@ from search.models import IndexGeneration
 
 log = logging.getLogger(__name__)
 
+
+def close_quietly(conn) -> None:
+    """Close a listening connection of our own, which may already be broken (None: nothing)."""
+    if conn is not None:
+        try:
+            conn.close()
+        except Exception:  # noqa: BLE001 - already broken
+            pass
+
+
 _ROW_ID = 1
 CHANNEL = "search_generation"
 SEQUENCE = "search_generation_seq"
@@ -226,11 +236,7 @@ class Listener:
         self.verified = now
 
     def close(self) -> None:
-        if self.conn is not None:
-            try:
-                self.conn.close()
-            except Exception:  # noqa: BLE001 - already broken
-                pass
+        close_quietly(self.conn)
         self.conn, self.generation = None, None
 
 

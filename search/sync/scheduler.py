@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from django.db import connection, connections
 
-from search.generation import KEEPALIVE
+from search.generation import KEEPALIVE, close_quietly
 
 log = logging.getLogger(__name__)
 
@@ -106,9 +106,5 @@ class Wakeups:
         self.retry_at = self.clock() + self.retry_seconds
 
     def close(self) -> None:
-        if self.conn is not None:
-            try:
-                self.conn.close()
-            except Exception:  # noqa: BLE001 - already broken
-                pass
+        close_quietly(self.conn)
         self.conn = None
