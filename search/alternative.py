@@ -6,7 +6,8 @@ the reader typed is always the first, with `typed` set and the fixed TYPED_SCORE
 alternative (search/querying/expand.py) is another alternative searched again with the blog's
 synonym rules applied by Elasticsearch: its `text` is that alternative's, `synonym_of` names it
 (it is not a correction, so "Showing results for" never names it) and `rewrites` says what the
-rules make of it, for the debug table and the API (`label`).
+rules make of it, for the debug table and the API (`label`). A `hint` orders the posts the
+typed words find and finds none of its own (search/querying/corrections.py, step 7).
 """
 
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ class Alternative:
     typed: bool = False
     synonym_of: str = ""
     rewrites: tuple[str, ...] = ()
+    hint: bool = False
 
     @property
     def label(self) -> str:

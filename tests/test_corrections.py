@@ -255,3 +255,48 @@ def test_an_unfinished_rare_real_word_is_not_completed_into_a_sound_alike():
     absent = lambda word: word == "cobol"  # noqa: E731
     assert sure_rewrite("cobol", "cobble", absent=absent, unfinished=True, **LIMITS)  # what the shape alone says
     assert not sure_rewrite("cobol", "cobble", absent=absent, unfinished=True, rare=lambda w: True, **LIMITS)
+
+
+def test_a_hinted_correction_keeps_a_known_word_and_changes_no_real_one():
+    from search.querying.corrections import hinted
+
+    absent = lambda w: w in {"enginin", "phyton", "usind", "kotlin", "vlang", "qzxvbnm"}  # noqa: E731
+    never = lambda w: False  # noqa: E731
+    assert hinted("blog enginin", "blog engine", absent=absent, real=never, rare=never)  # two edits from six letters
+    assert hinted("phyton projects", "python projects", absent=absent, real=never, rare=never)
+    assert hinted("servers usind", "servers using", absent=absent, real=never, rare=never)
+    assert not hinted("vlang tutorial", "slang tutorial", absent=absent, real=never, rare=never)  # the first letter
+    assert hinted("vlang tutorial", "vlan tutorial", absent=absent, real=never, rare=never)  # one edit: a hint, never a rewrite
+    assert not hinted("kotlin tutorial", "kotlinx tutorial", absent=absent, real=never, rare=lambda w: w == "kotlin")  # a real word
+    assert not hinted("enginin", "engine", absent=absent, real=never, rare=never)  # no word the blog holds beside it
+    assert not hinted("the enginin", "the engine", absent=absent, real=never, rare=never)  # a stop word is no evidence
+    assert not hinted("qzxvbnm usind", "qzxvbnm using", absent=absent, real=never, rare=never)  # keeps an unknown word
+    assert not hinted("blog usin", "blog using", absent=lambda w: w == "usin", real=never, rare=never)  # four letters
+
+
+@pytest.mark.django_db
+def test_a_word_left_as_typed_beside_known_ones_ranks_the_posts_it_likely_means_first(client, build_index):
+    """ "enginin" is two edits from "engine" in seven letters: not sure enough to search in the
+    reader's place. "blog" alone found every post, those with "blog" in the title first; the post
+    about a blog engine came last (bench/relevance.py's real misspellings, seed 7: "blog enginin")."""
+    for title in ("Blog baiting", "Google Blog", "The Observer Blog", "Backfill your blog"):
+        make_post(title, "Nothing about software here.")
+    make_post("Byteflow", "Byteflow is a blog engine written in Django.")
+    build_index()
+    data = client.get(reverse("search:api"), {"q": "blog enginin "}).json()
+    assert data["results"][0]["title"] == "Byteflow", [r["title"] for r in data["results"]]
+    assert data["showing_for"] == "blog engine" and data["did_you_mean"] == ""
+    assert {r["title"] for r in data["results"]} >= {"Blog baiting", "Google Blog"}  # what was typed still finds its posts
+
+
+@pytest.mark.django_db
+def test_the_nearer_sound_alike_is_searched_when_many_sound_the_same(client, build_index):
+    """ "recrooting" sounds like recruiting (two edits) and like recording and regarding (three or
+    more), which more posts hold: the far ones filled the options and recruiting was never searched."""
+    for i in range(6):
+        make_post(f"Recording session {i}", "Notes regarding the recording of a podcast.")
+    make_post("Recreating old spammers", "Recreating the spam of old.")
+    make_post("Mafia recruiting spammers", "The mafia is recruiting spammers.")
+    build_index()
+    data = client.get(reverse("search:api"), {"q": "recrooting spammers "}).json()
+    assert data["results"][0]["title"] == "Mafia recruiting spammers", [r["title"] for r in data["results"]]

@@ -449,3 +449,22 @@ def test_as_you_type_titles_may_also_match_fuzzily_when_asked():
         assert "fuzziness" not in str(build_query([typed], tiers=TIERS, title_boost=2, relevance_weight=0.01, **shape))
     one = build_query([Alternative(1.1, "torm", typed=True)], tiers=TIERS, title_boost=2, relevance_weight=0.01, completion_weight=0.9, fuzzy_completion="1")
     assert "fuzziness" not in str(one)
+
+
+def test_of_two_sound_alikes_the_nearer_ranks_first_then_the_more_common():
+    """ "recrooting" sounds like recruiting, recreating and recording alike (RKRTNK), which the
+    typo model scores the same: the nearer ones (two edits) rank before the farther (three), then
+    the one more posts hold. Before, the commonest came first and the meant word was left out."""
+    options = [("recording", 0.9, 49), ("regarding", 0.9, 31), ("recreating", 0.9, 5), ("recruiting", 0.9, 1)]
+    suggest = {"text_terms": [{"text": "recrooting", "offset": 0, "length": 10, "options": [{"text": t, "score": s, "freq": f} for t, s, f in options]}]}
+    result = alternatives("recrooting", suggest, **{**ALT, "per_token": 2})
+    assert [a.text for a in result] == ["recrooting", "recreating", "recruiting"]
+
+
+def test_a_hint_orders_the_typed_words_posts_and_finds_none_of_its_own():
+    alts = [Alternative(1.1, "blog enginin", typed=True), Alternative(0.74, "blog engine", hint=True)]
+    query = build_query(alts, tiers=TIERS, title_boost=2.0, relevance_weight=0.01)
+    names = [c["multi_match"]["_name"] for c in query["bool"]["should"] if "multi_match" in c]
+    assert names == ["alt0.some.words"]  # the tiers of "blog engine" need both words; "engine" alone finds nothing
+    tiers = [q["constant_score"]["_name"] for c in query["bool"]["should"] if "dis_max" in c for q in c["dis_max"]["queries"]]
+    assert "alt1.all.words" in tiers and "alt1.title.exact.phrase" in tiers

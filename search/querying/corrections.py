@@ -26,12 +26,18 @@ In order, for each word of a query:
    correction is searched too if it is `likely`: one edit from `LIKELY_MIN_LENGTH` letters, the
    first letter kept, no real word changed and no unknown word kept. Its results are shown as "Showing results for ...". A real
    word the blog lacks keeps its honest empty page, with "Did you mean ...?".
+7. **The words typed, in the likely order.** When a word stays as typed beside words the blog
+   holds, those words alone find posts, which "blog enginin" would rank by "blog" alone. The best
+   correction that is `hinted` is searched beside them, weighed least: it changes no real word,
+   keeps the first letter, and is one edit away, or two from `HINT_FAR_MIN_LENGTH` letters. The
+   posts holding the blog engine come first ("Showing results for blog engine"); the others follow.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from search.alternative import Alternative
 from search.querying.typo_model import KEY, osa, sounds_alike
+from search.stopwords import is_stop_word
 from search.words import key_word, words
 
 # A word that sounds like the typed one is sure at most this many edits away (bench/relevance.py's
@@ -193,6 +199,31 @@ def likely(typed: str, corrected: str, *, absent, real, rare) -> bool:
     )
 
 
+# A word two edits from the hinted correction has at least this many letters ("phyton": python).
+HINT_FAR_MIN_LENGTH = 6
+
+
+def hinted(typed: str, corrected: str, *, absent, real, rare) -> bool:
+    """Whether a correction that is not sure may still order the posts the typed words find
+    (module docstring, step 7): it keeps a word the blog holds, and changes every word the blog
+    lacks into a word one edit away (two from HINT_FAR_MIN_LENGTH letters), the first letter
+    kept, none of them a real word or shorter than LIKELY_MIN_LENGTH."""
+    pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
+    if pairs is None:
+        return False
+    same = [x for x, y in pairs if x.lower() == y.lower()]
+    changed = [(key_word(x), key_word(y)) for x, y in pairs if x.lower() != y.lower()]
+    if not changed or any(absent(x) for x in same) or all(is_stop_word(x) for x in same):
+        return False
+
+    def near(x: str, y: str) -> bool:
+        return edits(x, y) <= (2 if len(x) >= HINT_FAR_MIN_LENGTH else 1)
+
+    return all(
+        absent(x) and " " not in y and len(x) >= LIKELY_MIN_LENGTH and x[:1] == y[:1] and near(x, y) and not real(x) and not rare(x) for x, y in changed
+    )
+
+
 @dataclass(frozen=True)
 class Judge:
     """What the decision needs to know about words, from the process's dictionary and the
@@ -224,6 +255,9 @@ class Judge:
     def likely(self, typed: str, corrected: str) -> bool:
         return likely(typed, corrected, absent=self.absent, real=self.real, rare=self.rare)
 
+    def hinted(self, typed: str, corrected: str) -> bool:
+        return hinted(typed, corrected, absent=self.absent, real=self.real, rare=self.rare)
+
 
 def sure_only(alts: list[Alternative], judge: Judge, *, completing: bool) -> tuple[list[Alternative], list[Alternative]]:
     """(the alternatives searched: what was typed and the sure corrections, the others best first)."""
@@ -243,3 +277,12 @@ def fallback(alts: list[Alternative], dropped: list[Alternative], judge: Judge) 
     best likely correction; empty when none is likely."""
     best = next((alt for alt in dropped if judge.likely(alts[0].text, alt.text)), None)
     return [alts[0], best] if best is not None else []
+
+
+def hint(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -> Alternative | None:
+    """The correction searched beside what was typed, weighed least (step 7): the best hinted one,
+    only while no sure correction is searched (then "Did you mean" offers one)."""
+    if len(kept) != 1:
+        return None
+    best = next((alt for alt in dropped if judge.hinted(kept[0].text, alt.text)), None)
+    return None if best is None else replace(best, hint=True)

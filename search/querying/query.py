@@ -281,7 +281,7 @@ def build_query(
             fuzziness = fuzzy_completion if i == 0 else ""  # what was typed only: its fuzzy words cover the corrections'
             for tier, scored in _scored_completions(text, i, w * completion_weight, tiers=tiers, stems=last_corrected, fuzziness=fuzziness):
                 by_tier[tier].append(scored)
-        if words and words_alone:
+        if words and words_alone and not alt.hint:  # a hint orders the typed words' posts, adds none
             relevance.append(_some_words(words, i, title_boost=title_boost, boost=round(relevance_weight * w, 6), synonyms=expanded))
     should = [{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses] + relevance
     return {

@@ -22,7 +22,7 @@ from search.querying.facets import Facets
 from search.querying.results import CommentMatch, Hit
 
 log = logging.getLogger(__name__)
-_VERSION = "r6"
+_VERSION = "r7"
 
 # A cache that fails (Redis down) or hangs (its socket timeout, set in settings.CACHES) is skipped
 # for a while: searches go on uncached, and only the first of them pays the timeout.
@@ -112,7 +112,7 @@ def pack(result) -> tuple:
         result.page,
         result.page_size,
         result.strategy,
-        tuple((a.score, a.text, a.typed, a.synonym_of, a.rewrites) for a in result.alternatives),
+        tuple((a.score, a.text, a.typed, a.synonym_of, a.rewrites, a.hint) for a in result.alternatives),
         tuple(_packed_hit(h) for h in result.hits),
         result.total,
         result.took_ms,

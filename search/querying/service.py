@@ -338,7 +338,12 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         result.alternatives, dropped = corrections.sure_only(alternatives, judge, completing=result.completing)
         unsure = corrections.offered(result.alternatives, dropped)
         result.did_you_mean = result.parsed.showing(unsure) if unsure else ""
+        hint = corrections.hint(result.alternatives, dropped, judge)
+        if hint is not None:  # ordering the typed words' posts (corrections.py, step 7)
+            result.alternatives = [*result.alternatives, hint]
         _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
+        if result.showing_for:  # the page says what it shows: no "Did you mean" beside it
+            result.did_you_mean = ""
         likely = corrections.fallback(alternatives, dropped, judge) if result.total == 0 and not result.filters else []
         if likely:  # nothing as typed, a likely correction: search it (corrections.py, step 6)
             searched = result.alternatives

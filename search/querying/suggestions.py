@@ -17,7 +17,7 @@ import math
 from search.alternative import Alternative
 from search.conf import TypoCosts
 from search.documents import SUGGESTER_FIELDS
-from search.querying.typo_model import COSTS, typo_score
+from search.querying.typo_model import COSTS, osa, typo_score
 from search.words import words
 
 KNOWN_WORDS = "known_words"
@@ -93,12 +93,14 @@ def _spans(
 ) -> dict[tuple[int, int], list[tuple[float, str]]]:
     """Options per (offset, length) span, merged across suggesters, best first, above the floor.
 
-    Options are ranked by the typo model's score, then by how many documents hold them (summed
+    Options are ranked by the typo model's score, then by edits (of two sound-alikes the nearer:
+    "recrooting" is recruiting before recording), then by how many documents hold them (summed
     over the suggesters' fields): among equally likely typos the more common word is more likely.
     Which option also forms a phrase with the other words is left to the query itself: an
     alternative that forms no phrase reaches no phrase tier (search/querying/query.py).
     """
     merged: dict[tuple[int, int], dict[str, list[float]]] = {}
+    tokens: dict[tuple[int, int], str] = {}
     for name in SUGGESTER_FIELDS:
         for entry in suggest.get(f"{name}_terms", []) or []:
             span = (int(entry["offset"]), int(entry["length"]))
@@ -108,6 +110,7 @@ def _spans(
             if any(start <= span[0] and span[0] + span[1] <= end for start, end in known):
                 continue  # a word the blog uses often is what the reader meant
             best = merged.setdefault(span, {})
+            tokens[span] = token
             for option in entry.get("options", []) or []:
                 text = str(option["text"])
                 if text.lower() == token:
@@ -119,7 +122,10 @@ def _spans(
                 if option.get("split"):  # two words typed as one (candidates.splits): one space put back
                     best[text][0] = round(max(0.0, 1.0 - costs.split / (len(token) or 1)), 4)
                 best[text][1] += float(option.get("freq", 0))
-    ranked = {span: sorted(((s, f, t) for t, (s, f) in opts.items() if s >= floor), key=lambda x: (-x[0], -x[1], x[2])) for span, opts in merged.items()}
+    ranked = {
+        span: sorted(((s, f, t) for t, (s, f) in opts.items() if s >= floor), key=lambda x: (-x[0], osa(tokens[span], x[2].lower()), -x[1], x[2]))
+        for span, opts in merged.items()
+    }
     return {span: [(s, t) for s, _, t in opts[:per_token]] for span, opts in ranked.items() if opts}
 
 
