@@ -78,6 +78,11 @@ def test_a_rare_real_word_is_corrected_only_by_a_slip_or_a_sound_one_edit_away()
     assert not sure("cobol", "cabel", **SHAPE, slips_only=True)  # the same sound, two edits
     assert not sure("gradle", "grade", **SHAPE, slips_only=True)  # a stray letter
     assert sure("gradle", "grade", **SHAPE)  # which is enough for a word no one uses
+    assert not sure("turnip", "turnips", **SHAPE, slips_only=True)  # a plural: the stemmed fields find it as typed
+    assert not sure("turnips", "turnip", **SHAPE, slips_only=True)
+    assert sure("kubernete", "kubernetes", **SHAPE)  # a word no one uses: the dropped "s" is a slip
+    absent = lambda word: word == "turnip"  # noqa: E731
+    assert not sure_rewrite("turnip", "turnips", absent=absent, unfinished=True, rare=lambda w: True, **LIMITS)  # nor a completion
 
 
 def test_the_typo_model_prefers_the_word_that_sounds_alike():

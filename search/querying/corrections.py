@@ -85,6 +85,8 @@ def sure(typed: str, candidate: str, *, weak_min_length: int, two_min_length: in
     n = edits(typed, candidate)
     if n == 0:
         return True
+    if slips_only and (candidate == typed + "s" or typed == candidate + "s"):
+        return False  # a real word's plural or singular: the stemmed fields find it as typed ("turnip")
     # By sound: one edit, or up to SOUND_MAX_EDITS that do not shorten the word ("jurny": journey,
     # "bisnes": business; but "keras" is no "kris").
     far = 1 < n <= SOUND_MAX_EDITS and not slips_only and len(candidate) >= len(typed) and (n < 3 or len(typed) >= SOUND_FAR_MIN_LENGTH)
@@ -168,8 +170,8 @@ def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=N
             return True
         if not (unfinished and i == last) or " " in y:
             return False
-        if y.startswith(x):  # a completion of what was typed
-            return True
+        if y.startswith(x):  # a completion of what was typed, but not a real word's plural (sure())
+            return not (shape["slips_only"] and y == x + "s")
         # A completion of a corrected start: only into a word enough documents hold, and never for
         # a rare real word, which was typed whole ("cobol" is no start of "cobble").
         return not shape["slips_only"] and _sure_start(x, y, **shape) and (held is None or held(y) >= completion_min_docs)
@@ -219,9 +221,7 @@ def hinted(typed: str, corrected: str, *, absent, real, rare) -> bool:
     def near(x: str, y: str) -> bool:
         return edits(x, y) <= (2 if len(x) >= HINT_FAR_MIN_LENGTH else 1)
 
-    return all(
-        absent(x) and " " not in y and len(x) >= LIKELY_MIN_LENGTH and x[:1] == y[:1] and near(x, y) and not real(x) and not rare(x) for x, y in changed
-    )
+    return all(absent(x) and " " not in y and len(x) >= LIKELY_MIN_LENGTH and x[:1] == y[:1] and near(x, y) and not real(x) and not rare(x) for x, y in changed)
 
 
 @dataclass(frozen=True)
