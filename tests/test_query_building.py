@@ -468,3 +468,13 @@ def test_a_hint_orders_the_typed_words_posts_and_finds_none_of_its_own():
     assert names == ["alt0.some.words"]  # the tiers of "blog engine" need both words; "engine" alone finds nothing
     tiers = [q["constant_score"]["_name"] for c in query["bool"]["should"] if "dis_max" in c for q in c["dis_max"]["queries"]]
     assert "alt1.all.words" in tiers and "alt1.title.exact.phrase" in tiers
+
+
+def test_a_sound_alike_out_of_reach_is_scored_as_the_edits_it_is():
+    """ "settled" sounds like "suttlety" (STLT) but is three edits away and shorter: no correction
+    of it. Scored as a sound-alike it outranked "subtlety", one edit away, and filled the options."""
+    assert typo_score("suttlety", "subtlety") > typo_score("suttlety", "settled")
+    assert typo_score("jurny", "journey") > typo_score("jurny", "jury")  # within reach: still the sound first
+    options = [("settled", 0.9, 40), ("satellite", 0.9, 30), ("stalled", 0.9, 20), ("subtlety", 0.9, 1)]
+    suggest = {"text_terms": [{"text": "suttlety", "offset": 0, "length": 8, "options": [{"text": t, "score": s, "freq": f} for t, s, f in options]}]}
+    assert [a.text for a in alternatives("suttlety", suggest, **ALT)][1] == "subtlety"

@@ -20,7 +20,7 @@ word of each corrected prefix, scored by the typo model on the prefix ("firefo")
 from search.conf import SuggesterOptions, TypoCosts
 from search.documents import SUGGESTER_FIELDS
 from search.querying.suggestions import KNOWN_WORDS
-from search.querying.typo_model import osa, sound_key, sounds_alike
+from search.querying.typo_model import osa, sound_key, sounds_alike, within_sound_reach
 from search.stopwords import is_stop_word
 from search.vocabulary import NO_COUNTS, documents_holding
 from search.words import one_joined_token, words
@@ -96,14 +96,14 @@ def splits(token: str, dictionary) -> list[tuple[str, int, tuple]]:
 
 
 def by_sound(token: str, found: list, dictionary, *, min_length: int) -> list[tuple[str, int, tuple]]:
-    """The dictionary's words that sound like `token` (search/soundalikes.py) and are not
-    in `found` already, however many edits away ("bisnes": business, three)."""
+    """The dictionary's words that sound like `token` (search/soundalikes.py), are not in `found`
+    already and are within its reach (typo_model.within_sound_reach: "bisnes": business, three)."""
     if not min_length or len(token) < min_length:
         return []
     seen = {w for w, _, _ in found}
     out = []
     for word in dictionary.sound_index().alike(sound_key(token), token[:1]):
-        if word not in seen and sounds_alike(token, word, min_length=min_length):
+        if word not in seen and sounds_alike(token, word, min_length=min_length) and within_sound_reach(token, word):
             out.append((word, osa(token, word), dictionary.counts(word) or NO_COUNTS))
     return out
 
@@ -143,7 +143,7 @@ def suggest(
         # A word that sounds like the typed one ranks as one and a half edits, however far it is
         # ("jurny": journey before turns), as the typo model scores it (search/querying/typo_model.py);
         # the nearer sound-alike first ("recrooting": recruiting before recording).
-        rank = {w: min(d, 1.5) + d / 100 if sounds_alike(token, w) else d for w, d, _ in found}
+        rank = {w: min(d, 1.5) + d / 100 if sounds_alike(token, w) and within_sound_reach(token, w) else d for w, d, _ in found}
         if i != unsplit:
             found = [*found, *splits(token, dictionary)]
         for position, name in enumerate(SUGGESTER_FIELDS):

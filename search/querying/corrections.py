@@ -36,15 +36,9 @@ In order, for each word of a query:
 from dataclasses import dataclass, replace
 
 from search.alternative import Alternative
-from search.querying.typo_model import KEY, osa, sounds_alike
+from search.querying.typo_model import KEY, SOUND_FAR_MIN_LENGTH, SOUND_MAX_EDITS, osa, sounds_alike
 from search.stopwords import is_stop_word
 from search.words import key_word, words
-
-# A word that sounds like the typed one is sure at most this many edits away (bench/relevance.py's
-# `tune` half: codespell's sound-spelled misspellings of three edits, "porshan": portion).
-SOUND_MAX_EDITS = 3
-# ... three only from this many letters: shorter keys sound alike too easily ("feeze" is no "fuzzy").
-SOUND_FAR_MIN_LENGTH = 6
 
 # A real word among other words is kept as typed only from this length (sure_rewrite()).
 REAL_WORD_IN_CONTEXT = 6

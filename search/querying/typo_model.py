@@ -106,7 +106,7 @@ def typo_score(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     that sounds like what was typed costs at most costs.sound_alike.
     """
     cost = typo_cost(typed, candidate, costs)
-    if cost > costs.sound_alike and sounds_alike(typed, candidate):
+    if cost > costs.sound_alike and sounds_alike(typed, candidate) and within_sound_reach(typed, candidate):
         cost = costs.sound_alike
     return round(max(0.0, 1.0 - cost / (len(typed) or 1)), 4)
 
@@ -132,6 +132,24 @@ def sounds_alike(typed: str, candidate: str, *, min_length: int = 5) -> bool:
         return False
     key = sound_key(a)
     return len(key) >= MIN_KEY and key == sound_key(b)
+
+
+# A word that sounds like the typed one is the word meant at most this many edits away
+# (bench/relevance.py's `tune` half: codespell's sound-spelled misspellings of three edits,
+# "porshan": portion), three only from SOUND_FAR_MIN_LENGTH letters: shorter keys sound alike too
+# easily ("feeze" is no "fuzzy").
+SOUND_MAX_EDITS = 3
+SOUND_FAR_MIN_LENGTH = 6
+
+
+def within_sound_reach(typed: str, candidate: str) -> bool:
+    """Whether a sound-alike is near enough to be scored as one: up to two edits, or
+    SOUND_MAX_EDITS that do not shorten the word, from SOUND_FAR_MIN_LENGTH letters ("porshan":
+    portion). Farther ones are scored as the edits they are: "settled" sounds like "suttlety" but
+    is no correction of it, and must not crowd out "subtlety", one edit away. Which are sure is
+    search/querying/corrections.py's to judge."""
+    n = osa(typed, candidate)
+    return n <= 2 or (n <= SOUND_MAX_EDITS and len(candidate) >= len(typed) and len(typed) >= SOUND_FAR_MIN_LENGTH)
 
 
 def osa(a: str, b: str) -> int:
