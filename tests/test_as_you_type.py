@@ -131,3 +131,16 @@ def test_a_dotted_name_typed_as_one_word_is_split_back(build_index):
     result = search("aspnet view state", use_cache=False)
     assert result.hits[0].post_id == wanted.pk
     assert result.showing_for == "asp net view state"
+
+
+def test_a_typo_inside_an_unfinished_word_is_completed_through_its_correction(build_index):
+    """ "triubl" (a typo of "troubl") starts no word: its correction "trouble" was searched as a
+    whole word, which no title holding "troubleshooting" holds, so shorter titles with the other
+    word came first (bench/asyoutype.py's cut_inner_typo)."""
+    make_post("Optimization and troubleshooting of slow queries in PostgreSQL", "Indexes and plans.")
+    for title in ("Premature optimization", "Optimization notes", "On optimization"):
+        make_post(title, "Nothing about trouble here.")
+    make_post("Trouble at the office", "Trouble everywhere.")
+    build_index()
+    result = search("optimization and triubl", use_cache=False)
+    assert result.hits[0].title.startswith("Optimization and troubleshooting"), [h.title for h in result.hits]

@@ -478,3 +478,19 @@ def test_a_sound_alike_out_of_reach_is_scored_as_the_edits_it_is():
     options = [("settled", 0.9, 40), ("satellite", 0.9, 30), ("stalled", 0.9, 20), ("subtlety", 0.9, 1)]
     suggest = {"text_terms": [{"text": "suttlety", "offset": 0, "length": 8, "options": [{"text": t, "score": s, "freq": f} for t, s, f in options]}]}
     assert [a.text for a in alternatives("suttlety", suggest, **ALT)][1] == "subtlety"
+
+
+def test_a_correction_is_completed_when_no_word_starts_with_the_typed_last_word():
+    """ "triubl" starts no word of the blog: its correction "trouble" is completed in its place, so
+    "optimization and triubl" finds "Optimization and troubleshooting" (bench/asyoutype.py's
+    cut_inner_typo). Without the flag a correction of the last word is not completed."""
+    alts = [Alternative(1.1, "optimization and triubl", typed=True), Alternative(0.875, "optimization and trouble")]
+    shape = dict(tiers=TIERS, title_boost=2, relevance_weight=0.01, completion_weight=0.9)
+    names = lambda q: {c["constant_score"]["_name"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}  # noqa: E731
+    completed = names(build_query(alts, **shape, complete_corrections=True))
+    assert "alt1c.title.exact.phrase" in completed and "alt0c.title.exact.phrase" in completed
+    assert "alt1c.title.exact.phrase" not in names(build_query(alts, **shape))
+    q = build_query(alts, **shape, complete_corrections=True)
+    clauses = {c["constant_score"]["_name"]: c["constant_score"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
+    phrase = {"query": "optimization and trouble", "max_expansions": 200}
+    assert clauses["alt1c.title.exact.phrase"]["filter"] == {"match_phrase_prefix": {"title.exact": phrase}}

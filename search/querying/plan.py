@@ -45,6 +45,7 @@ def _body(
     parsed: syntax.Parsed | None = None,
     excluded: tuple[int, ...] = (),
     fuzzy: bool = False,
+    complete_corrections: bool = False,
 ) -> dict:
     """One entry per post; with `detail` (the results page) the tag and year facets (its comments
     come from comments_request()); `filters` narrow the entries; without `snippets` only titles
@@ -59,6 +60,7 @@ def _body(
         completion_weight=ranking.completion_weight if completing else 0.0,
         words_alone=sort == RELEVANCE,
         fuzzy_completion=ranking.fuzzy_title_completion if fuzzy and completing else "",
+        complete_corrections=complete_corrections and completing,
     )
     query = syntax.restricted(query, parsed, excluded)  # the phrases and -exclusions (search/querying/syntax.py)
     highlight = highlight_query(alts, completing=completing)
