@@ -7,7 +7,9 @@ alternative (search/querying/expand.py) is another alternative searched again wi
 synonym rules applied by Elasticsearch: its `text` is that alternative's, `synonym_of` names it
 (it is not a correction, so "Showing results for" never names it) and `rewrites` says what the
 rules make of it, for the debug table and the API (`label`). A `hint` orders the posts the
-typed words find and finds none of its own (search/querying/corrections.py, step 7).
+typed words find and finds none of its own (search/querying/corrections.py, step 7). A
+`started` alternative's last word completes a corrected start of the typed one ("triubl": troubl,
+so "trouble"): the search completes it again, as it completes what was typed.
 """
 
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ class Alternative:
     synonym_of: str = ""
     rewrites: tuple[str, ...] = ()
     hint: bool = False
+    started: bool = False
 
     @property
     def label(self) -> str:

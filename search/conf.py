@@ -219,7 +219,7 @@ class RankingSettings:
         2.0,
     )
     corrected_completion_min_docs: int = _doc(
-        "An unfinished last word whose start is corrected is completed in the reader's place only into a word this many documents hold.", 3
+        "An unfinished last word whose start is corrected is completed in the reader's place only into a word this many documents hold.", 2
     )
     relevance_weight: float = _doc("BM25's scale inside a tier: breaks ties without crossing tiers.", 0.01)
 

@@ -480,17 +480,27 @@ def test_a_sound_alike_out_of_reach_is_scored_as_the_edits_it_is():
     assert [a.text for a in alternatives("suttlety", suggest, **ALT)][1] == "subtlety"
 
 
-def test_a_correction_is_completed_when_no_word_starts_with_the_typed_last_word():
-    """ "triubl" starts no word of the blog: its correction "trouble" is completed in its place, so
+def test_a_correction_of_an_unfinished_words_start_is_completed_again():
+    """ "triubl" starts no word of the blog: its start "troubl" is corrected, and the word that
+    completes it, "trouble" (a `started` alternative), is completed again in the search, so
     "optimization and triubl" finds "Optimization and troubleshooting" (bench/asyoutype.py's
-    cut_inner_typo). Without the flag a correction of the last word is not completed."""
-    alts = [Alternative(1.1, "optimization and triubl", typed=True), Alternative(0.875, "optimization and trouble")]
+    cut_inner_typo). A correction of a whole word ("bannd": band) is not completed."""
+    alts = [Alternative(1.1, "optimization and triubl", typed=True), Alternative(0.875, "optimization and trouble", started=True)]
     shape = dict(tiers=TIERS, title_boost=2, relevance_weight=0.01, completion_weight=0.9)
-    names = lambda q: {c["constant_score"]["_name"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}  # noqa: E731
-    completed = names(build_query(alts, **shape, complete_corrections=True))
-    assert "alt1c.title.exact.phrase" in completed and "alt0c.title.exact.phrase" in completed
-    assert "alt1c.title.exact.phrase" not in names(build_query(alts, **shape))
-    q = build_query(alts, **shape, complete_corrections=True)
+    q = build_query(alts, **shape)
     clauses = {c["constant_score"]["_name"]: c["constant_score"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
     phrase = {"query": "optimization and trouble", "max_expansions": 200}
     assert clauses["alt1c.title.exact.phrase"]["filter"] == {"match_phrase_prefix": {"title.exact": phrase}}
+    whole = build_query([Alternative(1.1, "bannd", typed=True), Alternative(0.88, "band")], **shape)
+    assert not any(c["constant_score"]["_name"].startswith("alt1c") for d in whole["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"])
+
+
+def test_an_alternative_that_completes_a_corrected_start_is_marked_started():
+    suggest = {
+        "title_terms": [
+            {"text": "triubl", "offset": 17, "length": 6, "options": [{"text": "trouble", "prefix": "troubl", "freq": 33}]},
+            {"text": "triubl", "offset": 17, "length": 6, "options": [{"text": "triple", "freq": 3}]},
+        ]
+    }
+    result = alternatives("optimization and triubl", suggest, **ALT)
+    assert [(a.text, a.started) for a in result] == [("optimization and triubl", False), ("optimization and trouble", True), ("optimization and triple", False)]

@@ -45,7 +45,6 @@ def _body(
     parsed: syntax.Parsed | None = None,
     excluded: tuple[int, ...] = (),
     fuzzy: bool = False,
-    complete_corrections: bool = False,
 ) -> dict:
     """One entry per post; with `detail` (the results page) the tag and year facets (its comments
     come from comments_request()); `filters` narrow the entries; without `snippets` only titles
@@ -60,15 +59,12 @@ def _body(
         completion_weight=ranking.completion_weight if completing else 0.0,
         words_alone=sort == RELEVANCE,
         fuzzy_completion=ranking.fuzzy_title_completion if fuzzy and completing else "",
-        complete_corrections=complete_corrections and completing,
     )
     query = syntax.restricted(query, parsed, excluded)  # the phrases and -exclusions (search/querying/syntax.py)
-    highlight = highlight_query(alts, completing=completing)
     serving = cfg.serving
-    # With several spellings, each is counted apart (not for a keystroke's titles-only request:
-    # counting them cost a misspelled keystroke a third more of Elasticsearch's time, and the
-    # dropdown then shows no number it cannot stand for); and where the page's first hit may not
-    # be the query's best (a filter, newest first, a later page), that best hit is asked for too.
+    # Each spelling counted apart, not for a keystroke (a third more of its Elasticsearch time, and
+    # a number the dropdown cannot stand for); where the page's first hit may not be the query's
+    # best (a filter, newest first, a later page), that best hit is asked for too.
     spellings = groups.filters(query, alts) if snippets else {}
     top = bool(spellings) and bool(filters or sort != RELEVANCE or page > 1)
     counts = facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags, spellings=spellings, top=top)
@@ -77,7 +73,7 @@ def _body(
         page=page,
         page_size=serving.page_size,
         fragment_size=serving.highlight_fragment_size,
-        highlight=highlight,
+        highlight=highlight_query(alts, completing=completing),
         sort=sort,
         entries=True,
         snippets=snippets,

@@ -252,7 +252,6 @@ def build_query(
     words_alone: bool = True,
     most_words: tuple[int, str] = NO_MOST_WORDS,
     fuzzy_completion: str = "",
-    complete_corrections: bool = False,
 ) -> dict:
     """The bool query: any clause may match; only published (pub_date passed) documents.
 
@@ -261,10 +260,9 @@ def build_query(
     weighted `completion_weight` times the alternative's own weight. Below 1, what was typed
     ranks above its completions in a tier; far enough above the corrections' weights, completions
     rank above corrections ("firef" finds Firefox, not "fire"). With `fuzzy_completion` too, what
-    was typed also matches titles fuzzily (_fuzzy_completion), in MOST_WORDS. With
-    `complete_corrections` (no word starts with the typed last word, so it has no completions of
-    its own), a correction of it is completed instead: "optimization and triubl" means the start
-    "troubl", and "trouble" completed finds "troubleshooting".
+    was typed also matches titles fuzzily (_fuzzy_completion), in MOST_WORDS. A correction of
+    the typed last word's start (`Alternative.started`) is completed too: "optimization and triubl"
+    means the start "troubl", and "trouble" completed finds "troubleshooting".
 
     Without `words_alone` (newest first), a document must reach a tier (every non-stop word of an
     alternative; not MOST_WORDS): ordered by date, one holding one of the words would come first."""
@@ -281,22 +279,19 @@ def build_query(
         expanded = bool(alt.synonym_of)  # a synonym alternative: the rules applied by Elasticsearch
         for tier, scored in _scored_tiers(text, words, i, w, tiers=tiers, synonyms=expanded, most_words=most_words if words_alone else NO_MOST_WORDS):
             by_tier[tier].append(scored)
-        completes = last_word(text) == typed_last or (complete_corrections and i > 0 and bool(last_word(text)))
-        if completion_weight and typed_last and not expanded and completes:  # a query of only ":" has no word
+        if completion_weight and typed_last and not expanded and (alt.started or last_word(text) == typed_last):  # a query of only ":" has no word
             fuzziness = fuzzy_completion if i == 0 else ""  # what was typed only: its fuzzy words cover the corrections'
             for tier, scored in _scored_completions(text, i, w * completion_weight, tiers=tiers, stems=last_corrected, fuzziness=fuzziness):
                 by_tier[tier].append(scored)
         if words and words_alone and not alt.hint:  # a hint orders the typed words' posts, adds none
             relevance.append(_some_words(words, i, title_boost=title_boost, boost=round(relevance_weight * w, 6), synonyms=expanded))
-    should = [{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses] + relevance
-    return {
-        "bool": {
-            "should": should,
-            "minimum_should_match": 1,
-            # Rounded to the minute so Elasticsearch can cache the filter.
-            "filter": [{"range": {"pub_date": {"lte": "now/m"}}}],
-        }
-    }
+    return _published([{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses] + relevance)
+
+
+def _published(should: list[dict]) -> dict:
+    """Any clause may match; only published documents (pub_date passed, rounded to the minute so
+    Elasticsearch can cache the filter)."""
+    return {"bool": {"should": should, "minimum_should_match": 1, "filter": [{"range": {"pub_date": {"lte": "now/m"}}}]}}
 
 
 def highlight_query(alternatives: list[Alternative], *, completing: bool = False) -> dict | None:

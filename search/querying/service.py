@@ -341,7 +341,7 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         hint = corrections.hint(result.alternatives, dropped, judge)
         if hint is not None:  # ordering the typed words' posts (corrections.py, step 7)
             result.alternatives = [*result.alternatives, hint]
-        _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets, complete_corrections=not last_present)
+        _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
         if result.showing_for:  # the page says what it shows: no "Did you mean" beside it
             result.did_you_mean = ""
         likely = corrections.fallback(alternatives, dropped, judge) if result.total == 0 and not result.filters else []
@@ -372,21 +372,9 @@ def _judge(dictionary, cfg) -> corrections.Judge:
 
 
 def _search(
-    result: SearchResult,
-    executor: Executor,
-    gen,
-    cfg,
-    dictionary,
-    query: str,
-    *,
-    detail: bool,
-    snippets: bool,
-    alternatives: list[Alternative] | None = None,
-    complete_corrections: bool = False,
+    result: SearchResult, executor: Executor, gen, cfg, dictionary, query: str, *, detail: bool, snippets: bool, alternatives: list[Alternative] | None = None
 ) -> None:
-    """The one search of `result`'s alternatives (or `alternatives`), with the blog's synonyms.
-    With `complete_corrections`, an unfinished last word no word starts with is completed through
-    its corrections (query.build_query)."""
+    """The one search of `result`'s alternatives (or `alternatives`), with the blog's synonyms."""
     if alternatives is not None:
         result.alternatives = alternatives
     ranking = cfg.ranking
@@ -408,7 +396,6 @@ def _search(
         parsed=result.parsed,
         excluded=_excluded(result, executor),
         fuzzy=result.completing and dictionary is not None and plan.strangers_to_titles(query, dictionary, cfg),
-        complete_corrections=complete_corrections,
     )
     _read(result, executor.search(body))
     if detail and result.hits and cfg.serving.entry_comments:

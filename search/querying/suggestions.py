@@ -129,6 +129,18 @@ def _spans(
     return {span: [(s, t) for s, _, t in opts[:per_token]] for span, opts in ranked.items() if opts}
 
 
+def _started(suggest: dict) -> set[tuple[tuple[int, int], str]]:
+    """The (span, word) options that complete a corrected start of an unfinished word (they carry
+    the `prefix`: search/querying/candidates.py completion_options)."""
+    return {
+        ((int(entry["offset"]), int(entry["length"])), str(option["text"]))
+        for name in SUGGESTER_FIELDS
+        for entry in suggest.get(f"{name}_terms", []) or []
+        for option in entry.get("options", []) or []
+        if "prefix" in option
+    }
+
+
 def _replace(query: str, choices: list[tuple[tuple[int, int], str]]) -> str:
     text = query
     for (offset, length), word in sorted(choices, reverse=True):
@@ -155,6 +167,7 @@ def alternatives(
     """
     result = [Alternative(typed_score, query, typed=True)]
     spans = _spans(suggest, floor=floor, per_token=per_token, known=known, costs=costs)
+    started = _started(suggest)
     if not spans or max_alternatives <= 1:
         return result
     # Beam search over spans in text order; a partial alternative is (log score sum, choices).
@@ -180,7 +193,7 @@ def alternatives(
         if text.lower() in seen:
             continue
         seen.add(text.lower())
-        result.append(Alternative(round(math.exp(logsum / len(spans)), 4), text))
+        result.append(Alternative(round(math.exp(logsum / len(spans)), 4), text, started=any(choice in started for choice in choices)))
         if len(result) >= max_alternatives:
             break
     return result
