@@ -110,3 +110,27 @@ def symbol_words_are_words(app_configs=None, **kwargs) -> list:
         for problem in map(symbols.problem, conf.get().index.symbol_words)
         if problem
     ]
+
+
+@checks.register()
+def index_prefix_is_the_sites(app_configs=None, **kwargs) -> list:
+    """A site names its own indices: the same prefix on a shared cluster is another site's search."""
+    from search import conf
+    from search.ownership import prefix_problem
+
+    problem = prefix_problem(conf.get().index.prefix)
+    hint = 'SEARCH = {"INDEX_PREFIX": "mysite"} in settings.py, or SEARCH_INDEX_PREFIX: a name no other site on the cluster uses'
+    return [checks.Error(problem, hint=hint, id="search.E009")] if problem else []
+
+
+@checks.register()
+def elasticsearch_url_names_the_sites_user(app_configs=None, **kwargs) -> list:
+    """With Elasticsearch's security on (as it should be), a URL without a user is refused every request."""
+    from search import conf
+    from search.nodes import credentials, safe_url
+
+    url = conf.get().elasticsearch.url
+    if credentials(url):
+        return []
+    hint = "the site's own user: ELASTICSEARCH_URL=http://mysite:<password>@127.0.0.1:9200, read in settings.py (docs/adopting.md)"
+    return [checks.Warning(f"ELASTICSEARCH['URL'] ({safe_url(url)}) names no user: Elasticsearch refuses it when security is on", hint=hint, id="search.W002")]

@@ -95,7 +95,11 @@ class IndexSettings:
     """How the indices are laid out and loaded (search/documents.py, search/sync/rebuild.py)."""
 
     prefix: str = _doc(
-        "Aliases are `<prefix>-posts` and `<prefix>-comments`; real indices carry a timestamp.", "blog", key="INDEX_PREFIX", env="SEARCH_INDEX_PREFIX"
+        "Required: the name of this site's indices, unique on the cluster (lower-case letters, digits, `_` and `-`). "
+        "Aliases are `<prefix>-posts` and `<prefix>-comments`, real indices carry a timestamp; `check` fails until it is set.",
+        "",
+        key="INDEX_PREFIX",
+        env="SEARCH_INDEX_PREFIX",
     )
     shards: int = _doc("Primary shards per index.", 1, env="SEARCH_SHARDS")
     replicas: int = _doc("Replica copies of each shard: 0 on one node, 1 on a cluster (a node can be lost).", 0, env="SEARCH_REPLICAS")
