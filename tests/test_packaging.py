@@ -128,6 +128,8 @@ DATABASES = {"default": {"ENGINE": "django.db.backends.postgresql", "NAME": url.
 TEMPLATES = [{"BACKEND": "django.template.backends.django.DjangoTemplates", "DIRS": [], "APP_DIRS": True}]
 STATIC_URL = "/static/"
 USE_TZ = True
+SEARCH = {"INDEX_PREFIX": "minimal"}  # every site names its own indices (check says so otherwise)
+ELASTICSEARCH = {"URL": "http://minimal:not-used@127.0.0.1:9200"}  # the site's own user
 """
 
 MINIMAL_URLS = """

@@ -145,3 +145,16 @@ def test_reindex_refuses_to_take_over_another_sites_aliases(two_sites, settings,
     meta = es_admin.indices.get_mapping(index=alias_name("posts")).body
     assert [m["mappings"]["_meta"]["site"] for m in meta.values()] == [TEST_USER]
     assert synonyms_set() == f"{TEST_PREFIX}-synonyms"
+
+
+def test_check_fails_until_a_site_names_its_prefix(settings):
+    from search.checks import elasticsearch_url_names_the_sites_user, index_prefix_is_the_sites
+
+    settings.SEARCH = {**settings.SEARCH, "INDEX_PREFIX": ""}
+    (error,) = index_prefix_is_the_sites()
+    assert error.id == "search.E009" and "INDEX_PREFIX" in error.msg and "mysite" in error.hint
+    settings.SEARCH = {**settings.SEARCH, "INDEX_PREFIX": "mysite"}
+    assert index_prefix_is_the_sites() == []
+    settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "URL": "http://127.0.0.1:9200"}
+    (warning,) = elasticsearch_url_names_the_sites_user()
+    assert warning.id == "search.W002" and "names no user" in warning.msg
