@@ -94,6 +94,24 @@ def test_hiding_an_item_hides_its_replies_and_tags_follow_the_many_to_many(noteb
     assert search("ownership").hits == [] and search("borrow").hits == []
 
 
+def test_a_tag_renamed_or_deleted_through_the_orm_reaches_the_index_at_commit(notebook):
+    """No scheduler round (issue 51.4): the tag's own save and delete ask for a sync after the commit."""
+    from search.aliases import alias_name
+    from search.client import get_client
+    from search.sync import outbox
+
+    outbox.breaker.reset()  # the fixture's saves before its reindex found no index and paused the syncs
+    rust = Category.objects.get(label="rust")
+    rust.label = "rustlang"
+    rust.save()  # autocommit: the commit, then its sync
+    assert get_client().get(index=alias_name("posts"), id=str(notebook.pk))["_source"]["tags"] == ["rustlang"]
+    assert dict(search("borrow", detail=True).facets.tags) == {"rustlang": 1}
+    assert dict(search("ownership", detail=True).facets.tags) == {"rustlang": 1}  # the replies copy them
+    rust.delete()
+    assert get_client().get(index=alias_name("posts"), id=str(notebook.pk))["_source"]["tags"] == []
+    assert dict(search("borrow", detail=True).facets.tags) == {}
+
+
 def test_a_scheduled_item_appears_when_it_falls_due(notebook):
     soon = live("Scheduled hedgehog essay", go_live=timezone.now() + timedelta(seconds=1))
     synced()
