@@ -4,7 +4,9 @@ without its row version column or a visibility rule on another table fails `mana
 
 from django.core import checks
 from django.core.exceptions import FieldDoesNotExist
+from django.db.models import F
 
+from search import declaration_rules as rules
 from search import registry
 from search.fields import RowVersionField
 
@@ -66,6 +68,24 @@ def _rule_errors(declaration) -> list:
     return []
 
 
+def _stated_rule_errors(declaration, entries) -> list:
+    """The rules docs/adopting.md states: field types, time only revealing, url() within what is loaded."""
+    name = type(declaration).__name__
+    errors = [
+        _error(f"{name}.{attr}: {why}", f"name a field of that type, or define prepare_{attr}(self, obj)", declaration, "E010")
+        for attr, why in rules.type_problems(declaration)
+    ]
+    hiding = rules.time_problems(declaration.visible(F("now")))
+    if hiding:
+        hint = "a rule may only reveal rows as time passes (published_at__lte=now); hide them with a column a save changes"
+        errors.append(_error(f"{name}.visible() hides rows by time: {', '.join(hiding)}", hint, declaration, "E011"))
+    unloaded = rules.unloaded_reads(declaration, entries)
+    if unloaded:
+        hint = f"add them to {name}.columns = ({', '.join(repr(c) for c in unloaded)},): the indexer loads only the declared fields and columns"
+        errors.append(_error(f"{name}.url() reads {', '.join(unloaded)}, which the indexer does not load", hint, declaration, "E012"))
+    return errors
+
+
 @checks.register()
 def declarations_are_sound(app_configs=None, **kwargs) -> list:
     declared = registry.declarations
@@ -80,6 +100,9 @@ def declarations_are_sound(app_configs=None, **kwargs) -> list:
     errors = []
     for declaration in declared.declared():
         errors += _field_errors(declaration) + _version_errors(declaration) + _url_errors(declaration) + _rule_errors(declaration)
+    if not errors:  # the rules below read fields the checks above found
+        for declaration in declared.declared():
+            errors += _stated_rule_errors(declaration, declared.entries)
     replies = declared.replies
     if replies is not None and replies.entry and not errors:
         if replies.entry_field.related_model is not declared.entries.model:
