@@ -91,6 +91,23 @@ class SuggesterOptions:
 
 
 @dataclass(frozen=True)
+class SiteWords:
+    """The nouns readers see on the search pages, the OpenSearch description and the instant
+    results (search/templatetags/search_words.py): the site's own, set once. The JSON API's
+    `type` values stay `post` and `comment`."""
+
+    entry: str = _doc("What a result is, one (an entry: post, article, recipe).", "post")
+    entries: str = _doc("... more than one.", "posts")
+    reply: str = _doc("What is shown inside a result, one (a reply: comment, note).", "comment")
+    replies: str = _doc("... more than one.", "comments")
+    site: str = _doc('What the site is, after "the" ("the blog", "the journal").', "blog")
+    replies_anchor: str = _doc("The anchor of an entry's replies on its page, linked by \"N more ... match\" (empty: the entry's page itself).", "comments")
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
 class IndexSettings:
     """How the indices are laid out and loaded (search/documents.py, search/sync/rebuild.py)."""
 
@@ -268,6 +285,7 @@ class ServingSettings:
     base_template: str = _doc("The site's template the search pages extend (blocks `title` and `content`); it should include search/box.html.", "base.html")
     home_url: str = _doc("The site's home page, linked from the search pages and the OpenSearch description: a path, URL or URL name.", "/")
     recorder: str = _doc("A module the views hand each search served to (search/recording.py): record(), result_links(), instant_burst(); empty: none.", "")
+    words: SiteWords = _doc("The site's own nouns on every page a reader sees (below).", SiteWords())
 
 
 @dataclass(frozen=True)
@@ -421,7 +439,7 @@ def _default(f):
 def _coerce(key: str, f, value, problems: list[str]):
     """The override as the field's type, or None after noting why it is wrong."""
     default = _default(f)
-    if isinstance(default, TypoCosts | SuggesterOptions):
+    if isinstance(default, TypoCosts | SuggesterOptions | SiteWords):
         cls = type(default)
         if not isinstance(value, Mapping):
             problems.append(f"{key} must be a dict, not {value!r}")
@@ -576,12 +594,12 @@ def documented_table() -> str:
     for group, cls in _group_classes().items():
         for f in fields(cls):
             default = _default(f)
-            shown = "see below" if isinstance(default, TypoCosts | SuggesterOptions | Mapping) else repr(default)
+            shown = "see below" if isinstance(default, TypoCosts | SuggesterOptions | SiteWords | Mapping) else repr(default)
             env = f"`{f.metadata['env']}`" if "env" in f.metadata else ""
             source, key = keys[(group, f.name)]
             named = f"`{key}`" if source == "SEARCH" else f'`{source}["{key}"]`'
             rows.append(f"| `{group}.{f.name}` ({named}) | `{shown}` | {env} | {f.metadata['doc']} |")
-    for title, cls in (("ranking.typo_costs", TypoCosts), ("ranking.suggester", SuggesterOptions)):
+    for title, cls in (("ranking.typo_costs", TypoCosts), ("ranking.suggester", SuggesterOptions), ("serving.words", SiteWords)):
         rows += ["", f"`{title}` (a dict of these names overrides some or all of them):", "", "| name | default | what it does |", "| --- | --- | --- |"]
         rows += [f"| `{f.name}` | `{f.default!r}` | {f.metadata['doc']} |" for f in fields(cls)]
     rows += ["", "`ranking.tiers` (the whole dict overrides; a tier left out is not searched):", "", "| tier | weight |", "| --- | --- |"]

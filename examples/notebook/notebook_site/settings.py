@@ -66,5 +66,9 @@ USE_TZ = True
 TIME_ZONE = "UTC"
 
 # Search, as docs/adopting.md step 3: the notebook's own index prefix and Elasticsearch user.
-SEARCH = {"INDEX_PREFIX": os.environ.get("NOTEBOOK_INDEX_PREFIX", "notebook"), "BASE_TEMPLATE": "base.html"}
+SEARCH = {
+    "INDEX_PREFIX": os.environ.get("NOTEBOOK_INDEX_PREFIX", "notebook"),
+    "BASE_TEMPLATE": "base.html",
+    "WORDS": {"entry": "item", "entries": "items", "reply": "reply", "replies": "replies", "site": "notebook", "replies_anchor": ""},
+}
 ELASTICSEARCH = {"URL": os.environ["ELASTICSEARCH_URL"]}

@@ -160,6 +160,7 @@ def test_the_results_page_renders_in_the_sites_own_layout(notebook, client):
     page = client.get("/search/", {"q": "borow"}).content.decode()
     assert "· Notebook</title>" in page and 'class="search-box"' in page  # its base template, search's box
     assert "checker field notes" in page and f"/items/{notebook.pk}/" in page  # the title (highlighted), its URL
+    assert 'placeholder="Search items and replies"' in page and "comment" not in page.split("<main", 1)[-1]  # its own words
 
 
 def test_truncate_and_writes_with_the_triggers_off_reach_the_index(notebook):
