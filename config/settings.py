@@ -13,7 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
 from config.env import env_bool, env_int, env_list, env_str
-from search.conf import overrides_from_environment
+from search.api import overrides_from_environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

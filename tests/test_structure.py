@@ -39,15 +39,6 @@ def test_search_imports_no_site_code():
         assert not found, f"{path.relative_to(ROOT)} imports {sorted(found)}"
 
 
-def test_the_blog_uses_only_searchs_public_api():
-    """The blog declares its models as any site would: search.registry and the row version field,
-    nothing else of search's insides (so they can change without breaking a site)."""
-    public = {"search.registry", "search.fields"}
-    for path in (ROOT / "blog").rglob("*.py"):
-        used = {name for name in imports_of(path) if name == "search" or name.startswith("search.")}
-        assert {n for n in used if not any(n == p or n.startswith(p + ".") for p in public)} == set(), f"{path.relative_to(ROOT)} imports {sorted(used)}"
-
-
 def test_the_shared_floor_imports_no_wing():
     """Only the entry points at the root (views, health, admin, commands) may use the wings."""
     entry_points = {"views.py", "health.py", "admin.py", "urls.py", "apps.py"}

@@ -12,7 +12,8 @@ from django.db import connection
 from django.utils import timezone
 
 from journal.models import BlogItem, Category, Reply
-from search.querying.service import search
+from search.api import search
+from search.testing import document, fresh_state, lose_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -96,19 +97,15 @@ def test_hiding_an_item_hides_its_replies_and_tags_follow_the_many_to_many(noteb
 
 def test_a_tag_renamed_or_deleted_through_the_orm_reaches_the_index_at_commit(notebook):
     """No scheduler round (issue 51.4): the tag's own save and delete ask for a sync after the commit."""
-    from search.aliases import alias_name
-    from search.client import get_client
-    from search.sync import outbox
-
-    outbox.breaker.reset()  # the fixture's saves before its reindex found no index and paused the syncs
+    fresh_state()  # the fixture's saves before its reindex found no index and paused the syncs
     rust = Category.objects.get(label="rust")
     rust.label = "rustlang"
     rust.save()  # autocommit: the commit, then its sync
-    assert get_client().get(index=alias_name("posts"), id=str(notebook.pk))["_source"]["tags"] == ["rustlang"]
+    assert document(notebook.pk)["tags"] == ["rustlang"]
     assert dict(search("borrow", detail=True).facets.tags) == {"rustlang": 1}
     assert dict(search("ownership", detail=True).facets.tags) == {"rustlang": 1}  # the replies copy them
     rust.delete()
-    assert get_client().get(index=alias_name("posts"), id=str(notebook.pk))["_source"]["tags"] == []
+    assert document(notebook.pk)["tags"] == []
     assert dict(search("borrow", detail=True).facets.tags) == {}
 
 
@@ -138,16 +135,13 @@ def test_the_admin_reaches_the_index(notebook, admin_client, django_capture_on_c
 
 
 def test_search_check_finds_and_repairs_what_the_index_lost_or_never_heard(notebook):
-    from search.aliases import alias_name
-    from search.client import get_client
-
     call_command("search_check")  # in step after reindex: no error
     bo = Reply.objects.get(name="Bo")
     with connection.cursor() as cursor:  # a replica-role write (pg_restore --disable-triggers): no trigger fires
         cursor.execute("SET session_replication_role = replica")
         cursor.execute("DELETE FROM journal_reply WHERE id = %s", [bo.pk])
         cursor.execute("SET session_replication_role = DEFAULT")
-    get_client().delete(index=alias_name("posts"), id=str(notebook.pk), refresh=True)  # a document the index lost
+    lose_document(notebook.pk)  # a document the index lost
     with pytest.raises(CommandError, match="2 difference"):
         call_command("search_check")
     call_command("search_check", "--repair")
