@@ -303,6 +303,17 @@ def depth() -> int:
     return PendingChange.objects.filter(replay=False).count()
 
 
+def waiting() -> tuple[int, int, object]:
+    """(entries due now, entries due later, the next of those's due time or None): a row whose
+    date lies ahead, or moved ahead and back, keeps an entry due then, which only re-reads it."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FILTER (WHERE due_at <= now()), count(*) FILTER (WHERE due_at > now()), min(due_at) FILTER (WHERE due_at > now()) "
+            "FROM search_pendingchange WHERE NOT replay"
+        )
+        return cursor.fetchone()
+
+
 def state() -> dict:
     """Outbox figures for /healthz: pending entries, the oldest due one's lag, dead letters.
     Not ok when a due entry waits longer than OUTBOX_MAX_LAG_SECONDS or any entry is dead."""
