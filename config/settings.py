@@ -13,6 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
 from config.env import env_bool, env_int, env_list, env_str
+from insights.conf import from_environment as insights_settings_from_environment
 from search.api import overrides_from_environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -167,7 +168,7 @@ DEFAULT_EXCEPTION_REPORTER_FILTER = "config.reporting.CredentialsFilter"
 # indices are named `blog-*` unless SEARCH_INDEX_PREFIX says otherwise (every site names its own).
 SEARCH = {"RECORDER": "insights.log", "INDEX_PREFIX": "blog", **overrides_from_environment(os.environ, debug=DEBUG)}
 ELASTICSEARCH = overrides_from_environment(os.environ, source="ELASTICSEARCH")
-INSIGHTS = overrides_from_environment(os.environ, source="INSIGHTS")
+INSIGHTS = insights_settings_from_environment(os.environ)
 
 LOGGING = {
     "version": 1,

@@ -3,6 +3,7 @@
     from search.api import EntryIndex, ReplyIndex, register, RowVersionField    # declare (models.py, search_indexes.py)
     from search.api import search, SearchResult, Hit, SearchUnavailable         # search from Python
     from search.api import settings_from_environment, get_settings              # settings.py, urls.py
+    from search.api import setting, typed                                       # a site's own app's typed settings
 
 A site's tests add search.testing (indices of their own, cleaned up). Every other module of
 `search` is internal and may change between releases; tests/test_public_api.py checks that the
@@ -12,10 +13,11 @@ ready, so its names are imported on first use: models.py may import this module.
 
 from importlib import import_module
 
-from search.conf import SearchSettings, overrides_from_environment
+from search.conf import SearchSettings, environment_overrides, overrides_from_environment, setting, table_rows, typed
 from search.conf import get as get_settings
 from search.envvars import parse as parse_environment_value
 from search.fields import RowVersionField
+from search.process import register as register_process_state
 from search.registry import EntryIndex, ReplyIndex, register
 
 # name -> (module, attribute), imported when first asked for.
@@ -49,10 +51,15 @@ __all__ = [
     "ReplyIndex",
     "RowVersionField",
     "SearchSettings",
+    "environment_overrides",
     "get_settings",
     "overrides_from_environment",
     "parse_environment_value",
     "register",
+    "register_process_state",
+    "setting",
     "settings_from_environment",
+    "table_rows",
+    "typed",
     *_LATER,
 ]
