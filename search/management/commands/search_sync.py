@@ -145,7 +145,7 @@ class Command(BaseCommand):
             raise CommandError(synonyms_failed)
         due, later, next_at = outbox.waiting()
         message = f"Applied {result.applied} pending change(s); {due} due now (retried by the next round)"
-        message += f", {later} scheduled (the next at {next_at:%Y-%m-%d %H:%M} UTC: a row's date ahead, or a retry)." if later else "."
+        message += f", {later} scheduled (the next at {next_at} UTC: a row's date ahead, or a retry)." if later else "."
         if result.dead:
             message += f" {result.dead} change(s) refused too often moved to the dead letters (see /admin/)."
         if result.failed:
