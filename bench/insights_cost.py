@@ -82,9 +82,8 @@ def main():
     from django.db import connection
 
     from bench.querygen import LOAD_KINDS, generate
-    from insights import log
+    from insights import conf, log
     from insights.models import SearchLog
-    from search import conf
     from search.querying.service import search
 
     texts = [q.text for q in generate(args.corpus, per_kind=args.queries, kinds=LOAD_KINDS)]
@@ -100,7 +99,7 @@ def main():
     before = SearchLog.objects.order_by("-id").values_list("id", flat=True).first() or 0
     connection.close()
     total = int(args.rate * args.seconds)
-    settle = conf.get().insights.flush_seconds + 2.0
+    settle = conf.get().flush_seconds + 2.0
 
     def run(enabled: bool) -> dict:
         settings.INSIGHTS = {**settings.INSIGHTS, "ENABLED": enabled}

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from blog.text import html_to_text, render_comment, sanitize_comment_html, summarize
-from search.fields import RowVersionField
+from search.api import RowVersionField
 
 
 @functools.lru_cache(maxsize=1)

@@ -5,7 +5,7 @@ from django.db.models import Q
 
 from blog.models import Comment, Post, post_visible_q
 from blog.text import html_to_text
-from search.registry import EntryIndex, ReplyIndex, register
+from search.api import EntryIndex, ReplyIndex, register
 
 
 @register

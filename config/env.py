@@ -2,7 +2,7 @@
 
 import os
 
-from search.envvars import parse
+from search.api import parse_environment_value as parse
 
 
 def env_str(name: str, default: str) -> str:

@@ -13,7 +13,8 @@ from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
 from config.env import env_bool, env_int, env_list, env_str
-from search.conf import overrides_from_environment
+from insights.conf import from_environment as insights_settings_from_environment
+from search.api import overrides_from_environment
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -163,10 +164,11 @@ DEFAULT_EXCEPTION_REPORTER_FILTER = "config.reporting.CredentialsFilter"
 # overrides, here those of the environment variables set: SEARCH (index, sync, ranking, serving),
 # ELASTICSEARCH (the connection: ELASTICSEARCH_URL, ELASTICSEARCH_TIMEOUT, ...) and INSIGHTS (the
 # search log: INSIGHTS_ENABLED, INSIGHTS_RETENTION_DAYS).
-# The blog hands every search served to its search log (insights/, search/recording.py).
-SEARCH = {"RECORDER": "insights.log", **overrides_from_environment(os.environ, debug=DEBUG)}
+# The blog hands every search served to its search log (insights/, search/recording.py). Its
+# indices are named `blog-*` unless SEARCH_INDEX_PREFIX says otherwise (every site names its own).
+SEARCH = {"RECORDER": "insights.log", "INDEX_PREFIX": "blog", **overrides_from_environment(os.environ, debug=DEBUG)}
 ELASTICSEARCH = overrides_from_environment(os.environ, source="ELASTICSEARCH")
-INSIGHTS = overrides_from_environment(os.environ, source="INSIGHTS")
+INSIGHTS = insights_settings_from_environment(os.environ)
 
 LOGGING = {
     "version": 1,

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from search import conf
+from search.api import get_settings
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -10,7 +10,7 @@ urlpatterns = [
     path("", include("blog.urls")),
 ]
 
-if conf.get().serving.baseline_views:  # benchmark-only views (bench/views.py); never in production
+if get_settings().serving.baseline_views:  # benchmark-only views (bench/views.py); never in production
     from bench import views as bench_views
 
     urlpatterns += [

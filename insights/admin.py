@@ -14,9 +14,8 @@ from django.http import Http404, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path
 
-from insights import charts, reports
+from insights import charts, conf, reports
 from insights.models import DailyStat, SearchClick, SearchLog
-from search import conf
 
 PERIODS = (7, 30, 90, 365)
 
@@ -40,7 +39,7 @@ def chosen_period(request) -> reports.Period:
     except (KeyError, ValueError):
         pass
     raw = request.GET.get("days", "")
-    days = int(raw) if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 3660 else conf.get().insights.report_days
+    days = int(raw) if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 3660 else conf.get().report_days
     return reports.Period.last_days(days)
 
 

@@ -24,9 +24,8 @@ import threading
 
 from django.db import connection, transaction
 
-from insights import tokens
-from search import conf
-from search.conf import InsightsSettings
+from insights import conf, tokens
+from insights.conf import InsightsSettings
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +64,7 @@ class LogBuffer:
     def add(self, key: tuple, elapsed_ms: float, options: InsightsSettings | None = None) -> str | None:
         """Counts a search (`key`: the values of KEY) that took `elapsed_ms`; returns the token of
         the row that will count it, or None when the buffer is full and the search is dropped."""
-        options = options or conf.get().insights
+        options = options or conf.get()
         with self._lock:
             if self._searches >= options.buffer_max:
                 self.dropped += 1
@@ -143,7 +142,7 @@ class LogBuffer:
         pid = os.getpid()
         try:
             while self._pid == pid:
-                self._wake.wait(conf.get().insights.flush_seconds)
+                self._wake.wait(conf.get().flush_seconds)
                 self._wake.clear()
                 # The thread's own connection stays open while searches keep coming: opening one
                 # per batch cost PostgreSQL ~5 ms of CPU each time (fork, catalog caches), more

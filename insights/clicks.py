@@ -17,8 +17,9 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 from django.urls import Resolver404, resolve
 
+from insights import conf
 from insights.models import SearchClick
-from search import conf
+from search.api import get_settings
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ def own_post_url(target: str) -> str | None:
 
 def position(raw: str) -> int | None:
     """A result's position (1-based, across pages), when it is one a results list can have."""
-    limit = conf.get().serving.max_page * conf.get().serving.page_size
+    limit = get_settings().serving.max_page * get_settings().serving.page_size
     if raw and raw.isascii() and raw.isdigit() and len(raw) <= 4 and 1 <= int(raw) <= limit:
         return int(raw)
     return None
@@ -75,7 +76,7 @@ def within_rate(client_address: str) -> bool:
     except DatabaseError:
         log.warning("search log: a click could not be counted", exc_info=True)
         return True
-    return count <= conf.get().insights.click_rate_per_minute
+    return count <= conf.get().click_rate_per_minute
 
 
 def store(token: str, search: str, pos: int, url: str) -> bool:

@@ -3,9 +3,9 @@ are reported (nothing when the log is off) and how long a pause ends a typing bu
 
 from django.urls import reverse
 
-from search import conf
+from insights import conf
 
 
 def insights(request) -> dict:
-    options = conf.get().insights
+    options = conf.get()
     return {"insights_click_url": reverse("insights:click") if options.enabled else "", "insights_burst_idle_ms": options.burst_idle_ms}

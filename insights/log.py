@@ -11,10 +11,9 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from insights import tokens
+from insights import conf, tokens
 from insights.buffer import buffer
 from insights.models import SearchLog
-from search import conf
 
 # A burst id is made up by the instant-results script: random, URL-safe, nothing else accepted.
 _BURST = re.compile(r"[A-Za-z0-9_-]{8,40}")
@@ -30,7 +29,7 @@ def instant_burst(params) -> tuple[str, int] | None:
 
 def record(result, *, source: str, burst: tuple[str, int] | None = None) -> str | None:
     """Logs a search served (a search() result) from `source`; returns its query id for clicks."""
-    options = conf.get().insights
+    options = conf.get()
     if not options.enabled or not result.query:
         return None
     burst_id, seq = burst if burst else (None, 0)

@@ -11,8 +11,8 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import connection
 
+from insights import conf
 from insights.models import DailyStat
-from search import conf
 
 # Each log row joined to its clicks: the searches of the row that were clicked (a click quotes
 # its search's own part of the query id), the clicks and the sum of their positions; from `start` on.
@@ -55,7 +55,7 @@ def _rows(sql: str, params: dict) -> list[dict]:
 
 
 def _params(period: Period, limit: int | None = None) -> dict:
-    return {"start": period.start, "end": period.end, "limit": limit or conf.get().insights.report_rows}
+    return {"start": period.start, "end": period.end, "limit": limit or conf.get().report_rows}
 
 
 def top_queries(period: Period, limit: int | None = None) -> list[dict]:

@@ -13,9 +13,9 @@ from datetime import UTC, date, datetime, timedelta
 from django.db import transaction
 from django.db.models import Sum
 
+from insights import conf
 from insights.models import DailyStat, SearchClick, SearchLog
 from insights.reports import DAILY_FIELDS, Period, daily_from_log
-from search import conf
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def roll_up(before: date) -> int:
 def prune(today: date | None = None) -> Pruned:
     """Rolls up finished days, then deletes log rows and clicks of days older than RETENTION_DAYS."""
     today = today or datetime.now(UTC).date()
-    cutoff = today - timedelta(days=conf.get().insights.retention_days)
+    cutoff = today - timedelta(days=conf.get().retention_days)
     start = datetime.combine(cutoff, datetime.min.time(), tzinfo=UTC)
     with transaction.atomic():
         days = roll_up(today)

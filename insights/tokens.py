@@ -27,7 +27,7 @@ import time
 
 from django.conf import settings
 
-from search import conf
+from insights import conf
 
 _SALT = b"insights.query-id"
 _URLSAFE = bytes.maketrans(b"+/", b"-_")
@@ -82,4 +82,4 @@ def verify(query_id: str, now: float | None = None) -> tuple[str, str] | None:
     except ValueError:
         return None
     # A minute of slack for clocks of different machines.
-    return (token, search) if -60 <= age <= conf.get().insights.click_max_age_seconds else None
+    return (token, search) if -60 <= age <= conf.get().click_max_age_seconds else None

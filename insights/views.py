@@ -13,15 +13,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from insights import clicks, tokens
-from search import conf
+from insights import clicks, conf, tokens
 
 
 @csrf_exempt  # a beacon carries no CSRF token; the signed query id is what is checked
 @never_cache
 @require_http_methods(["GET", "POST"])
 def click(request):
-    limit = conf.get().insights.click_max_bytes
+    limit = conf.get().click_max_bytes
     if request.method == "POST":
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
@@ -44,7 +43,7 @@ def click(request):
     pos = clicks.position(params.get("pos", ""))
     if target is None or pos is None:
         return HttpResponseBadRequest("not a result of this site", content_type="text/plain")
-    verified = tokens.verify(params.get("id", "")) if conf.get().insights.enabled else None  # (token, search)
+    verified = tokens.verify(params.get("id", "")) if conf.get().enabled else None  # (token, search)
     if verified is None:
         outcome = HttpResponseBadRequest("unknown query id", content_type="text/plain")
     elif not clicks.within_rate(request.META.get("REMOTE_ADDR", "")):

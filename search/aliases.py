@@ -8,16 +8,21 @@ Both wings and the health check ask these questions, so they live on the shared 
 
 from datetime import UTC, datetime
 
+from django.core.exceptions import ImproperlyConfigured
 from elasticsearch import NotFoundError
 
 from search import conf
 from search.client import get_client
 from search.documents import KINDS, schema_id
+from search.ownership import prefix_problem
 from search.versions import SCHEME
 
 
 def alias_name(kind: str) -> str:
-    return f"{conf.get().index.prefix}-{kind}"
+    prefix = conf.get().index.prefix
+    if not prefix:  # `check` says so first (search/checks.py); never the bare `-posts`
+        raise ImproperlyConfigured(prefix_problem(prefix))
+    return f"{prefix}-{kind}"
 
 
 def live_aliases() -> str:

@@ -4,7 +4,9 @@ without its row version column or a visibility rule on another table fails `mana
 
 from django.core import checks
 from django.core.exceptions import FieldDoesNotExist
+from django.db.models import F
 
+from search import declaration_rules as rules
 from search import registry
 from search.fields import RowVersionField
 
@@ -66,6 +68,24 @@ def _rule_errors(declaration) -> list:
     return []
 
 
+def _stated_rule_errors(declaration, entries) -> list:
+    """The rules docs/adopting.md states: field types, time only revealing, url() within what is loaded."""
+    name = type(declaration).__name__
+    errors = [
+        _error(f"{name}.{attr}: {why}", f"name a field of that type, or define prepare_{attr}(self, obj)", declaration, "E010")
+        for attr, why in rules.type_problems(declaration)
+    ]
+    hiding = rules.time_problems(declaration.visible(F("now")))
+    if hiding:
+        hint = "a rule may only reveal rows as time passes (published_at__lte=now); hide them with a column a save changes"
+        errors.append(_error(f"{name}.visible() hides rows by time: {', '.join(hiding)}", hint, declaration, "E011"))
+    unloaded = rules.unloaded_reads(declaration, entries)
+    if unloaded:
+        hint = f"add them to {name}.columns = ({', '.join(repr(c) for c in unloaded)},): the indexer loads only the declared fields and columns"
+        errors.append(_error(f"{name}.url() reads {', '.join(unloaded)}, which the indexer does not load", hint, declaration, "E012"))
+    return errors
+
+
 @checks.register()
 def declarations_are_sound(app_configs=None, **kwargs) -> list:
     declared = registry.declarations
@@ -80,6 +100,9 @@ def declarations_are_sound(app_configs=None, **kwargs) -> list:
     errors = []
     for declaration in declared.declared():
         errors += _field_errors(declaration) + _version_errors(declaration) + _url_errors(declaration) + _rule_errors(declaration)
+    if not errors:  # the rules below read fields the checks above found
+        for declaration in declared.declared():
+            errors += _stated_rule_errors(declaration, declared.entries)
     replies = declared.replies
     if replies is not None and replies.entry and not errors:
         if replies.entry_field.related_model is not declared.entries.model:
@@ -110,3 +133,27 @@ def symbol_words_are_words(app_configs=None, **kwargs) -> list:
         for problem in map(symbols.problem, conf.get().index.symbol_words)
         if problem
     ]
+
+
+@checks.register()
+def index_prefix_is_the_sites(app_configs=None, **kwargs) -> list:
+    """A site names its own indices: the same prefix on a shared cluster is another site's search."""
+    from search import conf
+    from search.ownership import prefix_problem
+
+    problem = prefix_problem(conf.get().index.prefix)
+    hint = 'SEARCH = {"INDEX_PREFIX": "mysite"} in settings.py, or SEARCH_INDEX_PREFIX: a name no other site on the cluster uses'
+    return [checks.Error(problem, hint=hint, id="search.E009")] if problem else []
+
+
+@checks.register()
+def elasticsearch_url_names_the_sites_user(app_configs=None, **kwargs) -> list:
+    """With Elasticsearch's security on (as it should be), a URL without a user is refused every request."""
+    from search import conf
+    from search.nodes import credentials, safe_url
+
+    url = conf.get().elasticsearch.url
+    if credentials(url):
+        return []
+    hint = "the site's own user: ELASTICSEARCH_URL=http://mysite:<password>@127.0.0.1:9200, read in settings.py (docs/adopting.md)"
+    return [checks.Warning(f"ELASTICSEARCH['URL'] ({safe_url(url)}) names no user: Elasticsearch refuses it when security is on", hint=hint, id="search.W002")]

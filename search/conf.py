@@ -4,7 +4,8 @@ The defaults and what each value means live here, once (docs/configuration.md is
 these classes, and tests/test_conf.py checks it is current). Three Django settings hold only
 overrides, keyed by the upper-case field name (`{"PAGE_SIZE": 20}`), normally from environment
 variables (config/settings.py): `SEARCH` for the index, sync, ranking and serving groups,
-`ELASTICSEARCH` for the connection, `INSIGHTS` for the search log (insights/). The object is built
+`ELASTICSEARCH` for the connection (a site's own app may type its settings the same way: `typed()`,
+as the blog's insights/conf.py does). The object is built
 at start-up (SearchConfig.ready), so a key that is misspelled or of the wrong type fails there,
 not on a reader's request; it is built again when Django's `setting_changed` reports a new value
 of one of them (tests' `settings` fixture), or on `reload()`.
@@ -91,11 +92,32 @@ class SuggesterOptions:
 
 
 @dataclass(frozen=True)
+class SiteWords:
+    """The nouns readers see on the search pages, the OpenSearch description and the instant
+    results (search/templatetags/search_words.py): the site's own, set once. The JSON API's
+    `type` values stay `post` and `comment`."""
+
+    entry: str = _doc("What a result is, one (an entry: post, article, recipe).", "post")
+    entries: str = _doc("... more than one.", "posts")
+    reply: str = _doc("What is shown inside a result, one (a reply: comment, note).", "comment")
+    replies: str = _doc("... more than one.", "comments")
+    site: str = _doc('What the site is, after "the" ("the blog", "the journal").', "blog")
+    replies_anchor: str = _doc("The anchor of an entry's replies on its page, linked by \"N more ... match\" (empty: the entry's page itself).", "comments")
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
 class IndexSettings:
     """How the indices are laid out and loaded (search/documents.py, search/sync/rebuild.py)."""
 
     prefix: str = _doc(
-        "Aliases are `<prefix>-posts` and `<prefix>-comments`; real indices carry a timestamp.", "blog", key="INDEX_PREFIX", env="SEARCH_INDEX_PREFIX"
+        "Required: the name of this site's indices, unique on the cluster (lower-case letters, digits, `_` and `-`). "
+        "Aliases are `<prefix>-posts` and `<prefix>-comments`, real indices carry a timestamp; `check` fails until it is set.",
+        "",
+        key="INDEX_PREFIX",
+        env="SEARCH_INDEX_PREFIX",
     )
     shards: int = _doc("Primary shards per index.", 1, env="SEARCH_SHARDS")
     replicas: int = _doc("Replica copies of each shard: 0 on one node, 1 on a cluster (a node can be lost).", 0, env="SEARCH_REPLICAS")
@@ -264,6 +286,7 @@ class ServingSettings:
     base_template: str = _doc("The site's template the search pages extend (blocks `title` and `content`); it should include search/box.html.", "base.html")
     home_url: str = _doc("The site's home page, linked from the search pages and the OpenSearch description: a path, URL or URL name.", "/")
     recorder: str = _doc("A module the views hand each search served to (search/recording.py): record(), result_links(), instant_burst(); empty: none.", "")
+    words: SiteWords = _doc("The site's own nouns on every page a reader sees (below).", SiteWords())
 
 
 @dataclass(frozen=True)
@@ -302,25 +325,6 @@ class ElasticsearchSettings:
         """Never the credentials a node URL may carry (error pages and reports show locals)."""
         shown = ", ".join(f"{f.name}={safe_url(self.url) if f.name == 'url' else getattr(self, f.name)!r}" for f in fields(self))
         return f"ElasticsearchSettings({shown})"
-
-
-@dataclass(frozen=True)
-class InsightsSettings:
-    """The search log, clicks and reports (insights/; privacy: docs/operations.md)."""
-
-    enabled: bool = _doc("Off: nothing is logged, no query id is handed out, the click endpoint records nothing.", True, env="INSIGHTS_ENABLED")
-    batch_size: int = _doc("Searches waiting in a process's buffer are written in one COPY when this many wait ...", 500)
-    flush_seconds: float = _doc("... or this often (and at exit); identical searches waiting share a row that counts them.", 2.0)
-    buffer_max: int = _doc("Past this many searches waiting (PostgreSQL unreachable) new ones are dropped and counted.", 20_000)
-    retention_days: int = _doc(
-        "Log rows and clicks older than this are pruned by `search_report --prune` (daily figures are kept).", 90, env="INSIGHTS_RETENTION_DAYS"
-    )
-    burst_idle_ms: int = _doc("Instant-results keystrokes less than this apart belong to one typing burst (one search).", 2000)
-    click_max_bytes: int = _doc("The click endpoint's largest body or query string.", 1024)
-    click_max_age_seconds: int = _doc("How long a query id stays valid for a click.", 24 * 3600)
-    click_rate_per_minute: int = _doc("Clicks a minute from one client address, counted in PostgreSQL for every worker and host (a salted hash).", 60)
-    report_rows: int = _doc("Rows per table of a report.", 20)
-    report_days: int = _doc("A report's default period in days.", 7)
 
 
 @dataclass(frozen=True)
@@ -377,7 +381,6 @@ class SearchSettings:
     ranking: RankingSettings = field(default_factory=RankingSettings)
     serving: ServingSettings = field(default_factory=ServingSettings)
     elasticsearch: ElasticsearchSettings = field(default_factory=ElasticsearchSettings)
-    insights: InsightsSettings = field(default_factory=InsightsSettings)
     metrics: MetricsSettings = field(default_factory=MetricsSettings)
 
 
@@ -389,7 +392,6 @@ SOURCES = MappingProxyType(
         "ranking": "SEARCH",
         "serving": "SEARCH",
         "elasticsearch": "ELASTICSEARCH",
-        "insights": "INSIGHTS",
         "metrics": "SEARCH",
     }
 )
@@ -417,7 +419,7 @@ def _default(f):
 def _coerce(key: str, f, value, problems: list[str]):
     """The override as the field's type, or None after noting why it is wrong."""
     default = _default(f)
-    if isinstance(default, TypoCosts | SuggesterOptions):
+    if isinstance(default, TypoCosts | SuggesterOptions | SiteWords):
         cls = type(default)
         if not isinstance(value, Mapping):
             problems.append(f"{key} must be a dict, not {value!r}")
@@ -474,13 +476,13 @@ def _coerce_items(key: str, default: tuple, value, problems: list[str]):
     return tuple(item for item, _ in items)
 
 
-def build(overrides: Mapping, *, elasticsearch: Mapping | None = None, insights: Mapping | None = None) -> SearchSettings:
-    """The settings object for these overrides (of SEARCH, ELASTICSEARCH and INSIGHTS); raises
+def build(overrides: Mapping, *, elasticsearch: Mapping | None = None) -> SearchSettings:
+    """The settings object for these overrides (of SEARCH and ELASTICSEARCH); raises
     ImproperlyConfigured naming every problem."""
     classes = _group_classes()
     changes: dict[str, dict] = {group: {} for group in classes}
     messages = []
-    for source, given in (("SEARCH", overrides), ("ELASTICSEARCH", elasticsearch or {}), ("INSIGHTS", insights or {})):
+    for source, given in (("SEARCH", overrides), ("ELASTICSEARCH", elasticsearch or {})):
         keys = override_keys(source)
         problems = [f"unknown key {key!r} (misspelled?)" for key in given if key not in keys]
         for key, value in given.items():
@@ -509,14 +511,13 @@ def get() -> SearchSettings:
 
 
 def reload() -> SearchSettings:
-    """Build the object again from settings.SEARCH, ELASTICSEARCH and INSIGHTS (after changing one
+    """Build the object again from settings.SEARCH and ELASTICSEARCH (after changing one
     in place)."""
     global _current
     with _lock:
         _current = build(
             getattr(settings, "SEARCH", {}) or {},
             elasticsearch=getattr(settings, "ELASTICSEARCH", {}) or {},
-            insights=getattr(settings, "INSIGHTS", {}) or {},
         )
         return _current
 
@@ -524,7 +525,7 @@ def reload() -> SearchSettings:
 def override(**changes) -> SearchSettings:
     """Set some overrides for the rest of this process (benchmarks and commands; tests use the
     `settings` fixture) and rebuild the object: each key goes to the setting that holds its group
-    (SEARCH, ELASTICSEARCH or INSIGHTS; a key of none goes to SEARCH, whose check names it). A
+    (SEARCH or ELASTICSEARCH; a key of neither goes to SEARCH, whose check names it). A
     dict setting (TYPO_COSTS, SUGGESTER) may name only some of its parts. A new connection
     setting takes effect at the client's next request (search/client.py listens)."""
     sources = {key: source for source in set(SOURCES.values()) for key in override_keys(source)}
@@ -542,7 +543,7 @@ def _forget() -> None:
 
 
 def _on_setting_changed(*, setting, **_):
-    if setting in ("SEARCH", "ELASTICSEARCH", "INSIGHTS"):
+    if setting in ("SEARCH", "ELASTICSEARCH"):
         reload()
 
 
@@ -551,7 +552,7 @@ process.register("settings object", _forget)
 
 
 def overrides_from_environment(environ: Mapping, *, debug: bool = False, source: str = "SEARCH") -> dict:
-    """settings.SEARCH (or ELASTICSEARCH, INSIGHTS: `source`) from the environment: a key for each
+    """settings.SEARCH (or ELASTICSEARCH: `source`) from the environment: a key for each
     variable that is set (the fields name their variables), parsed by search/envvars.py's rules. With
     DEBUG on, everyone sees the debug table."""
     found = {}
@@ -565,19 +566,57 @@ def overrides_from_environment(environ: Mapping, *, debug: bool = False, source:
     return found
 
 
+# ---------------------------------------------------------------- a site's own app's settings
+
+setting = _doc  # a field with its default and its sentence: `enabled: bool = setting("...", True, env="MYAPP_ENABLED")`
+
+
+def typed(cls, given: Mapping, *, source: str):
+    """An instance of `cls` (a frozen dataclass of `setting()` fields) from the overrides of the
+    Django setting `source`, keyed by upper-case field names, checked as search's own are; raises
+    ImproperlyConfigured naming every problem."""
+    keys = {f.metadata.get("key", f.name.upper()): f for f in fields(cls)}
+    problems = [f"unknown key {key!r} (misspelled?)" for key in given if key not in keys]
+    changes = {}
+    for key, value in given.items():
+        if key in keys:
+            coerced = _coerce(key, keys[key], value, problems)
+            if coerced is not None:
+                changes[keys[key].name] = coerced
+    if problems:
+        raise ImproperlyConfigured(f"settings.{source}: " + "; ".join(problems))
+    return cls(**changes)
+
+
+def environment_overrides(cls, environ: Mapping) -> dict:
+    """The overrides of `cls`'s fields whose variables (`env=`) are set in `environ`."""
+    found = {}
+    for f in fields(cls):
+        variable = f.metadata.get("env")
+        if variable and variable in environ:
+            found[f.metadata.get("key", f.name.upper())] = parse(variable, environ[variable], type(_default(f)))
+    return found
+
+
+def table_rows(cls, *, group: str, source: str) -> list[str]:
+    """The Markdown rows of `cls`'s fields, as documented_table() writes search's own."""
+    rows = []
+    for f in fields(cls):
+        default = _default(f)
+        shown = "see below" if isinstance(default, TypoCosts | SuggesterOptions | SiteWords | Mapping) else repr(default)
+        env = f"`{f.metadata['env']}`" if "env" in f.metadata else ""
+        key = f.metadata.get("key", f.name.upper())
+        named = f"`{key}`" if source == "SEARCH" else f'`{source}["{key}"]`'
+        rows.append(f"| `{group}.{f.name}` ({named}) | `{shown}` | {env} | {f.metadata['doc']} |")
+    return rows
+
+
 def documented_table() -> str:
     """The Markdown table of every tunable (docs/configuration.md holds it; a test compares)."""
     rows = ["| setting (override key) | default | environment | what it does |", "| --- | --- | --- | --- |"]
-    keys = {v: (source, k) for source in set(SOURCES.values()) for k, v in override_keys(source).items()}
     for group, cls in _group_classes().items():
-        for f in fields(cls):
-            default = _default(f)
-            shown = "see below" if isinstance(default, TypoCosts | SuggesterOptions | Mapping) else repr(default)
-            env = f"`{f.metadata['env']}`" if "env" in f.metadata else ""
-            source, key = keys[(group, f.name)]
-            named = f"`{key}`" if source == "SEARCH" else f'`{source}["{key}"]`'
-            rows.append(f"| `{group}.{f.name}` ({named}) | `{shown}` | {env} | {f.metadata['doc']} |")
-    for title, cls in (("ranking.typo_costs", TypoCosts), ("ranking.suggester", SuggesterOptions)):
+        rows += table_rows(cls, group=group, source=SOURCES[group])
+    for title, cls in (("ranking.typo_costs", TypoCosts), ("ranking.suggester", SuggesterOptions), ("serving.words", SiteWords)):
         rows += ["", f"`{title}` (a dict of these names overrides some or all of them):", "", "| name | default | what it does |", "| --- | --- | --- |"]
         rows += [f"| `{f.name}` | `{f.default!r}` | {f.metadata['doc']} |" for f in fields(cls)]
     rows += ["", "`ranking.tiers` (the whole dict overrides; a tier left out is not searched):", "", "| tier | weight |", "| --- | --- |"]

@@ -42,17 +42,50 @@ def role_name(prefix: str) -> str:
 
 
 def index_names(prefix: str) -> list[str]:
-    """Each kind's alias and the indices built for it (`<alias>-<timestamp>`), no other name."""
-    return [name for kind in KINDS for name in (f"{prefix}-{kind}", f"{prefix}-{kind}-*")]
+    """Each kind's alias and the indices built for it (`<alias>-<timestamp>`), no other name: a
+    regular expression, so that prefix `a` never reaches the indices of a site whose prefix is
+    `a-posts-x` (a wildcard `a-posts-*` would). Prefixes hold no regex character (search/ownership.py)."""
+    return [f"/{prefix}-{kind}(-[0-9]+)?/" for kind in KINDS]
 
 
-def role(prefix: str) -> dict:
-    """The body of PUT _security/role/<role_name(prefix)>."""
+def role(prefix: str, site: str = "") -> dict:
+    """The body of PUT _security/role/<role_name(prefix)>; `site` is the user it is made for."""
     return {
         "cluster": list(CLUSTER_PRIVILEGES),
         "indices": [{"names": index_names(prefix), "privileges": list(INDEX_PRIVILEGES), "allow_restricted_indices": False}],
-        "metadata": {"managed_by": MANAGED_BY, "index_prefix": prefix},
+        "metadata": {"managed_by": MANAGED_BY, "index_prefix": prefix, "site": site},
     }
+
+
+def takeover_problem(name: str, existing: dict | None, holders: list[str], user: str) -> str | None:
+    """Why writing the role `name` for `user` would take it from another site, or None (pure).
+    `existing` is the role as Elasticsearch holds it (None: there is none), `holders` the users
+    that have it. A role records the user it was made for; an older one without that record
+    belongs to whoever holds it."""
+    if existing is None:
+        return None
+    owner = (existing.get("metadata") or {}).get("site")
+    if owner and owner != user:
+        return f"the role {name} belongs to another site (user {owner!r})"
+    others = sorted(set(holders) - {user})
+    if not owner and others:
+        return f"the role {name} is held by another site's user ({', '.join(others)})"
+    return None
+
+
+def takeover_problems(admin, *, prefixes: list[str], user: str) -> list[str]:
+    """takeover_problem() of each prefix's role, asked of Elasticsearch with the superuser's client."""
+    roles = {role_name(prefix) for prefix in prefixes}
+    existing = admin.options(ignore_status=404).security.get_role(name=",".join(sorted(roles))).body
+    existing = {name: body for name, body in existing.items() if name in roles}  # a 404 answers {}
+    users = admin.security.get_user().body if existing else {}
+    problems = []
+    for name in sorted(roles):
+        holders = [login for login, body in users.items() if name in body.get("roles", [])]
+        problem = takeover_problem(name, existing.get(name), holders, user)
+        if problem:
+            problems.append(problem)
+    return problems
 
 
 def admin_client(user: str, password: str, *, timeout: float = 30.0) -> Elasticsearch:
@@ -68,7 +101,7 @@ def grant(admin, *, prefixes: list[str], user: str, password: str) -> list[str]:
     Returns the roles' names."""
     roles = [role_name(prefix) for prefix in prefixes]
     for prefix, name in zip(prefixes, roles, strict=True):
-        admin.security.put_role(name=name, **role(prefix))
+        admin.security.put_role(name=name, **role(prefix, site=user))
     admin.security.put_user(username=user, password=password, roles=roles, metadata={"managed_by": MANAGED_BY})
     return roles
 

@@ -120,8 +120,10 @@ def insights_buffer_writes_only_when_asked():
     """The search log's writer thread never flushes on its own during tests: a test that wants
     rows in the database calls insights.buffer.buffer.flush() on its own connection (and so its
     own transaction); tests of the thread itself lower these for their duration."""
+    from insights import conf as insights_conf
+
     settings.INSIGHTS = {**settings.INSIGHTS, "FLUSH_SECONDS": 3600, "BATCH_SIZE": 10**9}
-    conf.reload()  # a plain assignment sends no setting_changed
+    insights_conf.reload()  # a plain assignment sends no setting_changed
 
 
 @pytest.fixture(autouse=True)

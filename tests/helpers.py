@@ -3,8 +3,10 @@
 import os
 import secrets
 
-# The index prefix of this test session: tests never touch the dev site's indices.
-TEST_PREFIX = f"test-{os.getpid()}"
+# The index prefix of this test session: tests never touch the dev site's indices. The process id
+# keeps two sessions on one machine apart; SEARCH_TEST_PREFIX names another (two checkouts'
+# sessions on one shared cluster, say), which must not be another session's or another's prefix.
+TEST_PREFIX = os.environ.get("SEARCH_TEST_PREFIX") or f"test-{os.getpid()}"
 # The session's own Elasticsearch user, with exactly the role `manage.py search_security` gives a
 # site of this prefix (tests/conftest.py creates it): everything the product does in the tests
 # goes through it, so the suite proves that role is enough.

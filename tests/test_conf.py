@@ -63,17 +63,22 @@ def test_the_environment_sets_only_what_it_names():
 
 
 def test_the_connection_and_the_search_log_are_typed_too():
-    """ELASTICSEARCH and INSIGHTS hold overrides of their own groups, checked like SEARCH's."""
-    built = conf.build({}, elasticsearch={"URL": "http://a:9200,http://b:9200", "TIMEOUT": 2, "RETRY_ON_STATUS": [502]}, insights={"ENABLED": False})
+    """ELASTICSEARCH holds overrides of its own group, checked like SEARCH's; the blog's search log
+    types INSIGHTS the same way, in its own app (insights/conf.py)."""
+    from insights import conf as insights_conf
+
+    built = conf.build({}, elasticsearch={"URL": "http://a:9200,http://b:9200", "TIMEOUT": 2, "RETRY_ON_STATUS": [502]})
     assert built.elasticsearch.url == "http://a:9200,http://b:9200" and built.elasticsearch.timeout == 2.0
     assert built.elasticsearch.retry_on_status == (502,) and built.elasticsearch.max_retries == -1
-    assert built.insights.enabled is False and built.insights.retention_days == 90
+    logged = insights_conf.build({"ENABLED": False})
+    assert logged.enabled is False and logged.retention_days == 90
     with pytest.raises(ImproperlyConfigured) as raised:
-        conf.build({"TIMEOUT": 2.0}, elasticsearch={"TIMOUT": 2.0}, insights={"ENABLED": "no"})
+        conf.build({"TIMEOUT": 2.0}, elasticsearch={"TIMOUT": 2.0})
     message = str(raised.value)
     assert "settings.SEARCH: unknown key 'TIMEOUT'" in message  # a connection key in the wrong dict
     assert "settings.ELASTICSEARCH: unknown key 'TIMOUT'" in message
-    assert "settings.INSIGHTS: ENABLED must be bool, not 'no'" in message
+    with pytest.raises(ImproperlyConfigured, match="settings.INSIGHTS: ENABLED must be bool, not 'no'"):
+        insights_conf.build({"ENABLED": "no"})
     with pytest.raises(ImproperlyConfigured) as raised:
         conf.build({"BLOCKED_RETRY_DELAYS": ("1",)}, elasticsearch={"RETRY_ON_STATUS": ["503"], "MAX_RETRIES": -5})
     message = str(raised.value)
@@ -81,7 +86,7 @@ def test_the_connection_and_the_search_log_are_typed_too():
     assert "BLOCKED_RETRY_DELAYS must be a list of float" in message and "MAX_RETRIES must be at least -1, not -5" in message
     environ = {"ELASTICSEARCH_URL": "http://es:9200", "ELASTICSEARCH_MAX_RETRIES": "0", "INSIGHTS_ENABLED": "0", "SEARCH_PAGE_FACETS": "0"}
     assert conf.overrides_from_environment(environ, source="ELASTICSEARCH") == {"URL": "http://es:9200", "MAX_RETRIES": 0}
-    assert conf.overrides_from_environment(environ, source="INSIGHTS") == {"ENABLED": False}
+    assert insights_conf.from_environment(environ) == {"ENABLED": False}
     assert conf.overrides_from_environment(environ) == {"PAGE_FACETS": False}
 
 
@@ -90,7 +95,9 @@ def test_setting_changed_rebuilds_the_object(settings):
     assert conf.get().serving.page_size == 7
     settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "TIMEOUT": 4.5}
     settings.INSIGHTS = {**settings.INSIGHTS, "REPORT_ROWS": 3}
-    assert conf.get().elasticsearch.timeout == 4.5 and conf.get().insights.report_rows == 3
+    from insights import conf as insights_conf
+
+    assert conf.get().elasticsearch.timeout == 4.5 and insights_conf.get().report_rows == 3
 
 
 def test_a_new_connection_setting_makes_a_new_client(settings):
@@ -115,11 +122,11 @@ def test_the_connection_settings_never_show_credentials():
 
 
 def test_override_sends_each_key_to_its_setting(settings):
-    settings.SEARCH, settings.ELASTICSEARCH, settings.INSIGHTS = {}, {}, {}
+    settings.SEARCH, settings.ELASTICSEARCH = {}, {}
     from search.client import get_client
 
     before = get_client()
-    built = conf.override(PAGE_SIZE=4, TIMEOUT=2.5, REPORT_ROWS=2)
-    assert (built.serving.page_size, built.elasticsearch.timeout, built.insights.report_rows) == (4, 2.5, 2)
-    assert (settings.SEARCH, settings.ELASTICSEARCH, settings.INSIGHTS) == ({"PAGE_SIZE": 4}, {"TIMEOUT": 2.5}, {"REPORT_ROWS": 2})
+    built = conf.override(PAGE_SIZE=4, TIMEOUT=2.5)
+    assert (built.serving.page_size, built.elasticsearch.timeout) == (4, 2.5)
+    assert (settings.SEARCH, settings.ELASTICSEARCH) == ({"PAGE_SIZE": 4}, {"TIMEOUT": 2.5})
     assert get_client() is not before  # the connection setting reached the client

@@ -4,26 +4,9 @@ the triggers' SQL, and the system checks that catch a wrong declaration at start
 
 from django.db.models import Q
 
-from blog.models import Comment, Post
 from search import checks, registry, triggers
-from search.registry import EntryIndex, ReplyIndex
-
-
-class Posts(EntryIndex):
-    model = Post
-    title, text, date, tags = "title", "body_text", "pub_date", "tags"
-    columns = ("slug",)
-
-    def visible(self, now):
-        return Q(published=True, pub_date__lte=now)
-
-
-class Comments(ReplyIndex):
-    model = Comment
-    entry, text, author, date = "post", "comment", "author_name", "created"
-
-    def visible(self, now):
-        return Q(approved=True)
+from search.registry import EntryIndex
+from tests.blog_declarations import Comments, Posts
 
 
 def test_a_documents_columns_and_a_replys_followed_columns():

@@ -20,10 +20,9 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from insights import charts, clicks, reports, retention, tokens
+from insights import charts, clicks, conf, reports, retention, tokens
 from insights.buffer import LogBuffer, buffer
 from insights.models import DailyStat, SearchClick, SearchLog
-from search import conf
 from tests.factories import make_comment, make_post
 
 REPORT = "/admin/insights/searchlog/report/"
@@ -293,7 +292,7 @@ def test_the_click_endpoint_refuses_ids_the_server_did_not_issue(client, corpus,
         f"{token}.{'0' * 12}.{issued}.{signature}",  # another search
         f"{token}.{search}.{int(issued, 16) + 1:x}.{signature}",  # another time
         f"{token}.{issued}.{signature}",  # the old three-part form
-        tokens.issue(now=time.time() - conf.get().insights.click_max_age_seconds - 120)[1],  # expired
+        tokens.issue(now=time.time() - conf.get().click_max_age_seconds - 120)[1],  # expired
     ]
     for query_id in forged:
         assert click(client, query_id, 1, url).status_code == 400, query_id
@@ -303,7 +302,7 @@ def test_the_click_endpoint_refuses_ids_the_server_did_not_issue(client, corpus,
 @pytest.mark.django_db
 def test_the_click_endpoint_refuses_oversize_bodies(client, corpus, settings):
     data = api(client, "firefox")
-    limit = conf.get().insights.click_max_bytes
+    limit = conf.get().click_max_bytes
     body = f"id={data['query_id']}&pos=1&to={data['results'][0]['url']}&pad={'x' * limit}"
     response = client.post("/search/click", body, content_type="application/x-www-form-urlencoded")
     assert response.status_code == 413
@@ -461,8 +460,8 @@ def test_a_row_counting_several_searches_reports_exactly_as_a_row_per_search():
 def test_pruning_keeps_the_figures_of_rows_counting_several_searches(settings):
     log_searches(one_row_each=False)
     before = report_figures()[-1]
-    SearchLog.objects.update(created=Now() - timedelta(days=conf.get().insights.retention_days + 2))
-    SearchClick.objects.update(created=Now() - timedelta(days=conf.get().insights.retention_days + 2))
+    SearchLog.objects.update(created=Now() - timedelta(days=conf.get().retention_days + 2))
+    SearchClick.objects.update(created=Now() - timedelta(days=conf.get().retention_days + 2))
     old_day = SearchLog.objects.first().created.astimezone(UTC).date()
     kept = reports.daily(reports.Period(old_day, old_day))
     done = retention.prune()
@@ -629,3 +628,11 @@ def test_the_redirect_leads_on_when_the_click_cannot_be_stored(client, corpus):
         with connection.cursor() as cursor:
             cursor.execute("ALTER TABLE insights_searchclick_away RENAME TO insights_searchclick")
     assert response.status_code == 302 and response["Location"] == url
+
+
+def test_the_search_logs_documented_table_is_its_object():
+    """docs/configuration.md#the-search-log holds the table rendered from insights/conf.py."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "configuration.md").read_text()
+    assert conf.documented_table() in text.split("## The search log", 1)[1]

@@ -8,12 +8,14 @@ the quick offline run.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import textwrap
 import zipfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -128,6 +130,8 @@ DATABASES = {"default": {"ENGINE": "django.db.backends.postgresql", "NAME": url.
 TEMPLATES = [{"BACKEND": "django.template.backends.django.DjangoTemplates", "DIRS": [], "APP_DIRS": True}]
 STATIC_URL = "/static/"
 USE_TZ = True
+SEARCH = {"INDEX_PREFIX": "minimal"}  # every site names its own indices (check says so otherwise)
+ELASTICSEARCH = {"URL": "http://minimal:not-used@127.0.0.1:9200"}  # the site's own user
 """
 
 MINIMAL_URLS = """
@@ -157,3 +161,136 @@ def test_a_minimal_site_with_only_the_app_passes_check(venv, tmp_path):
     result = subprocess.run([str(venv), "-c", CHECK], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().endswith("checked")
+
+
+# ---------------------------------------------------------------- the guide, as written
+
+GUIDE = ROOT / "docs" / "adopting.md"
+
+
+def guide_blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", GUIDE.read_text(), flags=re.S)
+
+
+def guide_block(language: str, marker: str) -> str:
+    """The one block of the guide in `language` that holds `marker`: fails when the guide lost it."""
+    found = [block for block in guide_blocks(language) if marker in block]
+    assert len(found) == 1, f"docs/adopting.md has {len(found)} {language} blocks holding {marker!r}"
+    return found[0]
+
+
+def guide_commands() -> list[str]:
+    """Every `python manage.py ...` line of the guide's shell blocks, in order, comments cut."""
+    lines = [line.split("#")[0].strip() for block in guide_blocks("sh") for line in block.splitlines()]
+    return [line for line in lines if line.startswith("python manage.py ")]
+
+
+def guide_site(directory: Path, *, prefix: str, database: dict) -> None:
+    """The site the guide builds, from its snippets as they stand in docs/adopting.md. Changed:
+    the prefix and the database (this machine's), the site's apps and URLs where the guide
+    writes `# ... the site's apps/URLs ...`."""
+    settings_and_urls = guide_block("python", "# settings.py")
+    settings_part, urls_part = settings_and_urls.split("# urls.py", 1)
+    assert '"INDEX_PREFIX": "mysite"' in settings_part and "DATABASES = {" in settings_part
+    settings_part = settings_part.replace('"INDEX_PREFIX": "mysite"', f'"INDEX_PREFIX": "{prefix}"')
+    settings_part = re.sub(r"DATABASES = \{.*?\n\}\n", f"DATABASES = {{'default': {database!r}}}\n", settings_part, flags=re.S)
+    settings_part = settings_part.replace("# ... the site's apps ...", '"myblog",')
+    project = directory / "mysite"
+    with (project / "settings.py").open("a") as f:  # after startproject's own, as a site adds it
+        f.write("\n" + settings_part)
+    (project / "urls.py").write_text(urls_part.replace("# ... the site's URLs ...", ""))
+    app = directory / "myblog"
+    (app / "models.py").write_text(guide_block("python", "class Article(models.Model)"))
+    (app / "search_indexes.py").write_text(guide_block("python", "@register"))
+    (directory / "templates").mkdir(exist_ok=True)
+    (directory / "templates" / "base.html").write_text(guide_block("django", "search/box.html"))
+
+
+SITE_SHELL = """
+from django.utils import timezone
+from myblog.models import Article, Category
+from search.api import search
+
+step = "{step}"
+if step == "existing":  # the site's rows before search came
+    Article.objects.create(headline="Writing a Firefox extension", body="Add-ons for the browser.", status="live", published_at=timezone.now())
+    Article.objects.create(headline="A draft about Firefox", body="Not yet.", status="draft", published_at=timezone.now())
+elif step == "search":
+    result = search("firefix extnsion")
+    assert [hit.title for hit in result.hits] == ["Writing a Firefox extension"], result.hits
+    assert result.showing_for == "firefox extension", result.showing_for
+    garden = Article.objects.create(headline="Gardening in November", body="Tulip bulbs.", status="live", published_at=timezone.now())
+    garden.categories.add(Category.objects.create(name="outdoors"))  # through the ORM: indexed after the commit
+    result = search("tulip", detail=True)
+    assert [hit.title for hit in result.hits] == ["Gardening in November"] and dict(result.facets.tags) == {{"outdoors": 1}}, result.hits
+print("step", step, "ok")
+"""
+
+
+@pytest.fixture
+def guide_database():
+    """A database of its own on this machine's PostgreSQL, dropped afterwards."""
+    import psycopg2
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    name = f"guide_{os.getpid()}"
+    dsn = {"host": db["HOST"], "port": db["PORT"], "user": db["USER"], "password": db["PASSWORD"] or "", "dbname": "postgres"}
+    admin = psycopg2.connect(**dsn)
+    admin.autocommit = True
+    with admin.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        cursor.execute(f'CREATE DATABASE "{name}"')
+    yield {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": name,
+        "USER": db["USER"],
+        "PASSWORD": db["PASSWORD"] or "",
+        "HOST": db["HOST"],
+        "PORT": str(db["PORT"]),
+    }
+    with admin.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    admin.close()
+
+
+def test_the_guide_as_written_builds_a_site_that_searches(venv, tmp_path, guide_database):
+    """docs/adopting.md followed step by step in a fresh virtualenv with the wheel: its snippets
+    and commands as they stand in the file, on a project of `django-admin startproject`. About a
+    minute besides the wheel and the venv, which the other tests here build anyway."""
+    from tests.helpers import admin
+
+    prefix = f"guide{os.getpid()}"
+    export = next(line for block in guide_blocks("sh") for line in block.splitlines() if line.startswith("export ELASTICSEARCH_URL="))
+    assert "http://mysite:" in export and "@127.0.0.1:9200" in export, export
+    host = urlsplit(os.environ["ELASTICSEARCH_URL"].split(",")[0])
+    export = export.replace("mysite:", f"{prefix}:").replace("127.0.0.1:9200", f"{host.hostname}:{host.port}")
+    url = run(["bash", "-c", export + ' && echo "$ELASTICSEARCH_URL"'])
+    env = clean_env(ELASTICSEARCH_URL=url.stdout.strip(), PATH=f"{venv.parent}{os.pathsep}{os.environ['PATH']}", DEBUG="1")
+    env.pop("SEARCH_INDEX_PREFIX", None)
+    run([str(venv.parent / "django-admin"), "startproject", "mysite", str(tmp_path)], env=env)
+    run([str(venv), "manage.py", "startapp", "myblog"], cwd=tmp_path, env=env)
+    guide_site(tmp_path, prefix=prefix, database=guide_database)
+    commands = guide_commands()
+    expected = ["search_security", "makemigrations myblog", "migrate", "reindex", "runserver"]
+    assert [c.removeprefix("python manage.py ") for c in commands][:5] == expected, commands
+    superuser = admin()
+    try:
+        for command in commands:
+            args = command.split()[2:]
+            if args[0] == "runserver" or "--every" in args:
+                continue
+            if args[0] == "reindex":
+                run([str(venv), "manage.py", "shell", "-c", SITE_SHELL.format(step="existing")], cwd=tmp_path, env=env)
+            run([str(venv), "manage.py", *args], cwd=tmp_path, env=env)
+        migration = next((tmp_path / "myblog" / "migrations").glob("0001_*.py")).read_text()
+        assert "('search', '0" in migration  # makemigrations added search's dependency itself
+        run([str(venv), "manage.py", "shell", "-c", SITE_SHELL.format(step="search")], cwd=tmp_path, env=env)
+        run([str(venv), "manage.py", "search_check"], cwd=tmp_path, env=env)
+    finally:
+        names = list(superuser.indices.get(index=f"{prefix}-*", allow_no_indices=True, expand_wildcards="all").body)
+        if names:
+            superuser.indices.delete(index=",".join(names))
+        superuser.options(ignore_status=404).synonyms.delete_synonym(id=f"{prefix}-synonyms")
+        superuser.options(ignore_status=404).security.delete_user(username=prefix)
+        superuser.options(ignore_status=404).security.delete_role(name=f"{prefix}-search")

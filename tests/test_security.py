@@ -21,9 +21,10 @@ from tests.helpers import TEST_PASSWORD, TEST_PREFIX, TEST_USER
 
 
 def test_the_role_names_only_the_prefixs_aliases_and_their_indices():
-    body = security.role("blog")
+    body = security.role("blog", site="blogsearch")
     (grant,) = body["indices"]
-    assert grant["names"] == ["blog-posts", "blog-posts-*", "blog-comments", "blog-comments-*"]
+    assert grant["names"] == ["/blog-posts(-[0-9]+)?/", "/blog-comments(-[0-9]+)?/"]
+    assert body["metadata"]["site"] == "blogsearch"
     assert not grant["allow_restricted_indices"]
     assert set(grant["privileges"]) == {"read", "write", "manage"}
     # No cluster-wide administration, not even `monitor` (every index's settings and mappings).
@@ -84,19 +85,23 @@ def test_the_sites_user_works_on_its_indices_and_cannot_touch_another(es, es_adm
 
 @pytest.mark.services
 def test_the_command_creates_the_sites_role_and_user_idempotently(settings, es_admin, monkeypatch, search_test_prefix):
-    user, password = f"{TEST_USER}-cmd", "a-site-password-0123"
+    user, password, prefix = f"{TEST_USER}-cmd", "a-site-password-0123", f"{TEST_PREFIX}-cmd"
     settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "URL": with_credentials(conf.get().elasticsearch.url, user, password)}
     monkeypatch.setenv("ELASTIC_PASSWORD", _admin_password())
     out = io.StringIO()
     try:
         for _ in range(2):
-            call_command("search_security", stdout=out)
+            call_command("search_security", "--prefix", prefix, stdout=out)
         as_site = Elasticsearch(node_urls(conf.get().elasticsearch.url), request_timeout=10)
-        assert as_site.security.authenticate()["roles"] == [security.role_name(TEST_PREFIX)]
+        assert as_site.security.authenticate()["roles"] == [security.role_name(prefix)]
         assert as_site.cluster.health()["status"] in ("green", "yellow")
         assert password not in out.getvalue() and _admin_password() not in out.getvalue()
+        # The session's role is another user's: taken only when asked (that user was this site's).
+        with pytest.raises(CommandError, match="belongs to another site"):
+            call_command("search_security", stdout=out)
     finally:
         es_admin.options(ignore_status=404).security.delete_user(username=user)
+        es_admin.options(ignore_status=404).security.delete_role(name=security.role_name(prefix))
     assert es_admin.security.get_role(name=security.role_name(TEST_PREFIX))  # the session's role stays
 
 

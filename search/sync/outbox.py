@@ -303,6 +303,19 @@ def depth() -> int:
     return PendingChange.objects.filter(replay=False).count()
 
 
+def waiting() -> tuple[int, int, str | None]:
+    """(entries due now, entries due later, the next of those's due time as UTC text or None): a
+    row whose date lies ahead, or moved ahead and back, keeps an entry due then, which only
+    re-reads it. Text: a date past Python's year 9999 is still a date to PostgreSQL."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FILTER (WHERE due_at <= now()), count(*) FILTER (WHERE due_at > now()), "
+            "to_char(min(due_at) FILTER (WHERE due_at > now()) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') "
+            "FROM search_pendingchange WHERE NOT replay"
+        )
+        return cursor.fetchone()
+
+
 def state() -> dict:
     """Outbox figures for /healthz: pending entries, the oldest due one's lag, dead letters.
     Not ok when a due entry waits longer than OUTBOX_MAX_LAG_SECONDS or any entry is dead."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from django.db import connection, transaction
 from elasticsearch import ApiError, TransportError, helpers
 
-from search import conf, generation, synonyms, vocabulary_build
+from search import conf, generation, ownership, synonyms, vocabulary_build
 from search.aliases import alias_name, aliased_indices, index_pattern, new_index_name, outdated_kinds
 from search.client import bulk_client
 from search.documents import KINDS, Kind, index_body
@@ -110,7 +110,9 @@ def create_index(client, kind: str) -> str:
     """A new, empty index for `kind` (build() writes the synonyms set first)."""
     name = new_index_name(kind)
     body = index_body(kind, name)
-    body.setdefault("mappings", {}).setdefault("_meta", {})["versions"] = SCHEME
+    meta = body.setdefault("mappings", {}).setdefault("_meta", {})
+    meta["versions"] = SCHEME
+    meta[ownership.SITE_KEY] = ownership.site_name()  # no other site's reindex replaces it
     # No refreshes while loading; set back to the default once loaded.
     body.setdefault("settings", {})["refresh_interval"] = "-1"
     client.indices.create(index=name, **body)
@@ -327,16 +329,16 @@ def delete_indices(client, names) -> None:
             log.warning("could not delete index %s", index)
 
 
-def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None) -> RebuildReport:
-    """Rebuild the given kinds' indices without search going dark.
-
-    Raises ReindexAlreadyRunning, RebuildFailedAfterSwap (the message tells the truth), or the
-    build's own error (then the live indices are unchanged).
-    """
+def rebuild(*, kinds=KINDS, keep_old: bool = False, progress_factory=None, take_over: bool = False) -> RebuildReport:
+    """Rebuild the given kinds' indices without search going dark. Raises ReindexAlreadyRunning,
+    OwnedByAnotherSite (another site built the prefix's indices, unless `take_over`; nothing changed),
+    RebuildFailedAfterSwap (the message tells the truth), or the build's own error (live indices unchanged)."""
     client = bulk_client()
     report = RebuildReport()
     started = time.perf_counter()
     with reindex_lock():
+        if not take_over:
+            ownership.ensure_ours(client, kinds)
         report.removed_stale = remove_stale(client, kinds)
         covered = replaylog.open_log()
         if set(kinds) != set(KINDS):

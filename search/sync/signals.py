@@ -3,9 +3,10 @@
 Nothing here records a change: PostgreSQL's triggers write the outbox in the same transaction as
 the change, whatever wrote it (search/triggers.py). These receivers, connected at start-up to
 the models the site declares (search/registry.py), only ask for the entries to be applied soon
-after the commit; writes that bypass signals (QuerySet.update, raw SQL, an importer) are applied
-by the next sync or by `search_sync`, which the scheduler runs every minute. Nothing here can
-make a save fail or wait long on Elasticsearch.
+after the commit: a save or delete of a declared model or of a tag, a many-to-many change.
+Writes that bypass signals (QuerySet.update, bulk_create, raw SQL, an importer) are applied by
+the next sync or by `search_sync`, which the scheduler runs every minute. Nothing here can make
+a save fail or wait long on Elasticsearch.
 """
 
 from django.db import transaction
@@ -30,3 +31,7 @@ def connect() -> None:
     relation = registry.declarations.entries.tags_relation() if registry.declarations.entries else None
     if relation is not None:
         m2m_changed.connect(schedule_sync, sender=relation.remote_field.through, dispatch_uid="search-tags-changed")
+        # A tag renamed or deleted: its trigger re-versions the entries that carry it (search/triggers.py).
+        tag = relation.related_model
+        post_save.connect(schedule_sync, sender=tag, dispatch_uid="search-tag-saved")
+        post_delete.connect(schedule_sync, sender=tag, dispatch_uid="search-tag-deleted")

@@ -4,7 +4,7 @@ only through its public API (journal/search_indexes.py)."""
 from django.db import models
 from django.utils import timezone
 
-from search.fields import RowVersionField
+from search.api import RowVersionField
 
 
 class Category(models.Model):

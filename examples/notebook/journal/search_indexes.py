@@ -3,7 +3,7 @@
 from django.db.models import Q
 
 from journal.models import BlogItem, Reply
-from search.registry import EntryIndex, ReplyIndex, register
+from search.api import EntryIndex, ReplyIndex, register
 
 
 @register

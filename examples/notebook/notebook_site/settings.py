@@ -3,8 +3,7 @@ app. Development settings (the repository's dev PostgreSQL and Elasticsearch).""
 
 import os
 from pathlib import Path
-
-import dj_database_url
+from urllib.parse import urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 SECRET_KEY = os.environ.get("SECRET_KEY", "notebook-development-key")
@@ -48,15 +47,28 @@ TEMPLATES = [
     }
 ]
 
-# Its own database on the blog's server (make exports DATABASE_URL), or NOTEBOOK_DATABASE_URL.
-DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", "postgres://blogsearch@127.0.0.1:54329/blogsearch"))}
-DATABASES["default"]["NAME"] = "notebook"
-if os.environ.get("NOTEBOOK_DATABASE_URL"):
-    DATABASES["default"] = dj_database_url.parse(os.environ["NOTEBOOK_DATABASE_URL"])
+# Its own database on the blog's server (make exports DATABASE_URL), or NOTEBOOK_DATABASE_URL: the
+# guide's plain dict, its parts read from the URL with the standard library.
+url = urlsplit(os.environ.get("NOTEBOOK_DATABASE_URL") or os.environ.get("DATABASE_URL", "postgres://blogsearch@127.0.0.1:54329/blogsearch"))
+DATABASES = {
+    "default": {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": url.path.lstrip("/") if os.environ.get("NOTEBOOK_DATABASE_URL") else "notebook",
+        "USER": url.username or "",
+        "PASSWORD": url.password or "",
+        "HOST": url.hostname or "",
+        "PORT": str(url.port or ""),
+    }
+}
+CACHES = {"default": {"BACKEND": "search.localcache.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 20000, "MAX_BYTES": 4 * 2**20}}}
 STATIC_URL = "/static/"
 USE_TZ = True
 TIME_ZONE = "UTC"
 
-# Search: every setting has a default; the notebook keeps its indices apart from the blog's.
-SEARCH = {"INDEX_PREFIX": os.environ.get("NOTEBOOK_INDEX_PREFIX", "notebook")}
-ELASTICSEARCH = {"URL": os.environ.get("ELASTICSEARCH_URL", "http://127.0.0.1:9200")}
+# Search, as docs/adopting.md step 3: the notebook's own index prefix and Elasticsearch user.
+SEARCH = {
+    "INDEX_PREFIX": os.environ.get("NOTEBOOK_INDEX_PREFIX", "notebook"),
+    "BASE_TEMPLATE": "base.html",
+    "WORDS": {"entry": "item", "entries": "items", "reply": "reply", "replies": "replies", "site": "notebook", "replies_anchor": ""},
+}
+ELASTICSEARCH = {"URL": os.environ["ELASTICSEARCH_URL"]}

@@ -3,9 +3,8 @@
 
 from django.core.management.base import BaseCommand
 
-from insights import reports, retention
+from insights import conf, reports, retention
 from insights.buffer import buffer
-from search import conf
 
 
 def _percent(rate) -> str:
@@ -16,8 +15,8 @@ class Command(BaseCommand):
     help = "Print the search report for the last N days, or prune the search log (--prune)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--days", type=int, default=conf.get().insights.report_days, help="Days to report, today included.")
-        parser.add_argument("--rows", type=int, default=conf.get().insights.report_rows, help="Rows per table.")
+        parser.add_argument("--days", type=int, default=conf.get().report_days, help="Days to report, today included.")
+        parser.add_argument("--rows", type=int, default=conf.get().report_rows, help="Rows per table.")
         parser.add_argument("--prune", action="store_true", help="Sum up finished days, then delete log rows and clicks older than the retention period.")
 
     def handle(self, *args, days, rows, prune, **options):

@@ -4,8 +4,9 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from search import vocabulary_build
+from search import ownership, vocabulary_build
 from search.aliases import indices_exist, outdated_kinds
+from search.client import get_client
 from search.documents import KINDS, Kind
 from search.sync.rebuild import RebuildFailedAfterSwap, ReindexAlreadyRunning, rebuild
 
@@ -26,10 +27,17 @@ class Command(BaseCommand):
             "release; otherwise apply the outbox (and read the vocabulary if none is stored).",
         )
         parser.add_argument("--no-progress", action="store_true", help="Hide the progress bars.")
+        parser.add_argument(
+            "--take-over",
+            action="store_true",
+            help="Replace the prefix's indices even when another site built them (this site's user was renamed); never to share a prefix.",
+        )
 
-    def handle(self, *args, only, keep_old, if_missing, no_progress, verbosity, **options):
+    def handle(self, *args, only, keep_old, if_missing, no_progress, take_over, verbosity, **options):
         try:
             if if_missing and indices_exist():
+                if not take_over:  # never serve, nor sync into, another site's indices
+                    ownership.ensure_ours(get_client(), KINDS)
                 outdated = outdated_kinds()
                 if not outdated:
                     self.stdout.write("Search indices exist; nothing to do (drop --if-missing to rebuild).")
@@ -39,8 +47,8 @@ class Command(BaseCommand):
                 self.stdout.write(f"Search indices built by an older release ({', '.join(outdated)}): rebuilding.")
             show = verbosity > 0 and not no_progress
             factory = (lambda **kw: tqdm(unit=" docs", file=sys.stderr, leave=False, **kw)) if show else None
-            report = rebuild(kinds=(only,) if only else KINDS, keep_old=keep_old, progress_factory=factory)
-        except (ReindexAlreadyRunning, RebuildFailedAfterSwap) as exc:
+            report = rebuild(kinds=(only,) if only else KINDS, keep_old=keep_old, progress_factory=factory, take_over=take_over)
+        except (ReindexAlreadyRunning, RebuildFailedAfterSwap, ownership.OwnedByAnotherSite) as exc:
             raise CommandError(str(exc)) from None
         except CommandError:
             raise

@@ -5,6 +5,7 @@ from elasticsearch import ApiError, TransportError
 
 from search import conf, security
 from search.nodes import credentials, safe_url
+from search.ownership import prefix_problem
 
 
 class Command(BaseCommand):
@@ -22,8 +23,13 @@ class Command(BaseCommand):
             dest="prefixes",
             help="An index prefix the user may use (repeatable); default SEARCH_INDEX_PREFIX.",
         )
+        parser.add_argument(
+            "--take-over",
+            action="store_true",
+            help="Write the role even when another user holds it (this site's user was renamed); never to share a prefix.",
+        )
 
-    def handle(self, *args, prefixes, **options):
+    def handle(self, *args, prefixes, take_over, **options):
         admin_password = os.environ.get("ELASTIC_PASSWORD")
         if not admin_password:
             raise CommandError("set ELASTIC_PASSWORD to the superuser's password (it is used for this command only)")
@@ -35,8 +41,18 @@ class Command(BaseCommand):
         if site[0] == admin_user:
             raise CommandError(f"ELASTICSEARCH_URL names the superuser {admin_user!r}: the site must connect as a user of its own")
         prefixes = prefixes or [conf.get().index.prefix]
+        bad = [problem for problem in map(prefix_problem, prefixes) if problem]
+        if bad:
+            raise CommandError(bad[0])
         try:
-            roles = security.grant(security.admin_client(admin_user, admin_password), prefixes=prefixes, user=site[0], password=site[1])
+            admin = security.admin_client(admin_user, admin_password)
+            taken = [] if take_over else security.takeover_problems(admin, prefixes=prefixes, user=site[0])
+            if taken:
+                raise CommandError(
+                    f"{'; '.join(taken)}: nothing was changed. Choose an index prefix of this site's own (SEARCH['INDEX_PREFIX']); "
+                    "`--take-over` only if that user was this site's."
+                )
+            roles = security.grant(admin, prefixes=prefixes, user=site[0], password=site[1])
         except (ApiError, TransportError) as exc:
             raise CommandError(f"Elasticsearch at {safe_url(url)} refused: {exc} (is security on, and ELASTIC_PASSWORD the superuser's?)") from exc
         for prefix, role in zip(prefixes, roles, strict=True):

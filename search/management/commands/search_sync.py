@@ -143,7 +143,9 @@ class Command(BaseCommand):
             )
         if synonyms_failed:
             raise CommandError(synonyms_failed)
-        message = f"Applied {result.applied} pending change(s); {outbox.depth()} waiting (scheduled for later or retried later)."
+        due, later, next_at = outbox.waiting()
+        message = f"Applied {result.applied} pending change(s); {due} due now (retried by the next round)"
+        message += f", {later} scheduled (the next at {next_at} UTC: a row's date ahead, or a retry)." if later else "."
         if result.dead:
             message += f" {result.dead} change(s) refused too often moved to the dead letters (see /admin/)."
         if result.failed:

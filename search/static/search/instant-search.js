@@ -24,6 +24,9 @@
   var MIN_LENGTH = 2;
   var MAX_OPTIONS = 6;
   var api = input.getAttribute("data-api");
+  // The site's own word for a reply (search/box.html, the WORDS setting); the API's `matched`
+  // value stays "comment" whatever the site calls it.
+  var REPLY = input.getAttribute("data-reply") || "comment";
   var timer = null;
   var issued = 0;       // number of the latest request sent
   var lastQuery = null; // the query whose answer is on screen (or on its way)
@@ -121,12 +124,12 @@
     a.setAttribute("role", "option");
     a.setAttribute("aria-selected", "false");
     a.tabIndex = -1;  // focus stays in the input; the options are reached with the arrow keys
-    // One option per post; where only a comment put the post here, say so before its title.
+    // One option per entry; where only a reply put the entry here, say so before its title.
     if (hit.matched === "comment") {
       var kind = document.createElement("span");
       kind.className = "kind";
       var by = hit.comments && hit.comments.length && hit.comments[0].author;
-      kind.textContent = "comment" + (by ? " by " + by : "") + " on ";
+      kind.textContent = REPLY + (by ? " by " + by : "") + " on ";
       a.appendChild(kind);
     }
     var title = document.createElement("span");
@@ -151,7 +154,7 @@
   // every answer: no highlighting of the bodies, which the keystroke requests never ask for).
   function why(hit) {
     if (hit.spelling) return "found as \u201c" + hit.spelling + "\u201d";
-    var where = hit.matched === "comment" ? "a comment" : "the text";
+    var where = hit.matched === "comment" ? "a " + REPLY : "the text";
     var tier = hit.tier || "";
     if (tier.indexOf("title.") === 0) return "";
     if (/^body\..*phrase$/.test(tier)) return "the words together in " + where;
