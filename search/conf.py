@@ -251,7 +251,7 @@ class ServingSettings:
     """Answering readers: pages, caches, time budgets, breakers (search/querying/service.py, views)."""
 
     page_size: int = _doc("Results per page.", 10)
-    max_page: int = _doc("The last page a reader may ask for.", 50)
+    max_page: int = _doc("The last page the pager reaches; a later page is answered as past the end, with a link to the last.", 50)
     highlight_fragment_size: int = _doc("Characters of a result's snippet.", 160)
     entry_comments: int = _doc("Matching comments shown inside a post's entry on the results page.", 3)
     facet_tags: int = _doc("Tags the results page offers to narrow by (those of the most matching documents, counted in posts).", 10)

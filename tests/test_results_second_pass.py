@@ -106,8 +106,11 @@ def test_pages_number_on_say_why_and_lead_back(page, blog, settings):
     page.goto(blog["url"] + "/search/?q=firefox&page=5")
     note = page.locator("#past-the-end")
     assert "past the last page" in note.inner_text() and "Nothing found" not in page.locator("main").inner_text()
+    assert page.locator("nav.pagination").count() == 0  # no "Page 5 of 2", no "Previous" to an empty page 4
     note.locator("a").click()
     page.wait_for_url("**page=2*")
+    page.goto(blog["url"] + "/search/?q=firefox&page=60")  # past serving.max_page too: no 400
+    assert "past the last page" in page.locator("#past-the-end").inner_text() and page.locator("nav.pagination").count() == 0
     page.goto(blog["url"] + "/search/?q=firefox&sort=new")
     assert "only the posts that hold every word" in page.locator("#order-note").inner_text()
     settings.SEARCH = {**settings.SEARCH, "MAX_PAGE": 1}

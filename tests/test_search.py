@@ -120,11 +120,28 @@ def test_pagination(client, build_index):
     assert "Page 2 of 3" in html and 'rel="next"' in html and 'rel="prev"' in html
 
 
-@pytest.mark.parametrize("page", ["0", "-1", "abc", "1.5", "999999", "1e3", "٣"])
+@pytest.mark.parametrize("page", ["0", "-1", "abc", "1.5", "1234567", "1e3", "٣"])
 def test_bad_page_is_a_400(client, corpus, page):
     status, data = api(client, q="firefox", page=page)
     assert status == 400 and "page" in data["error"]
     assert client.get(RESULTS, {"q": "firefox", "page": page}).status_code == 400
+
+
+def test_a_page_past_the_last_says_so_and_leads_to_the_last(client, build_index):
+    """Issue 54: page 5 of a 3-page query said "Page 5 of 3" with "Previous" to an empty page 4,
+    and from page 51 on (serving.max_page) a 400, even for a 3-page query. Now a 200 with the
+    notice, a link to the last page and no pager; the API answers no results."""
+    for i in range(25):
+        make_post(f"Pagination sample {i:02d}", "pagination body", days_ago=i + 1)
+    build_index()
+    for page in ("5", "51", "999999"):
+        response = client.get(RESULTS, {"q": "pagination", "page": page})
+        html = response.content.decode()
+        assert response.status_code == 200 and 'id="past-the-end"' in html, (page, response.status_code)
+        assert f"Page {page} is past the last page of these results (3)" in html and "page=3" in html
+        assert f"Page {page} of" not in html and 'rel="prev"' not in html and 'class="pagination"' not in html
+        status, data = api(client, q="pagination", page=page)
+        assert status == 200 and data["results"] == [] and data["total"] == 25 and data["page"] == int(page)
 
 
 def test_empty_query_shows_the_empty_search_page(client, corpus):

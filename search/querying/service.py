@@ -168,9 +168,9 @@ def validate_page(raw) -> int:
     if not (text.isascii() and text.isdigit() and len(text) <= 6):
         raise BadSearchRequest("page must be a whole number")
     page = int(text)
-    if not 1 <= page <= conf.get().serving.max_page:
-        raise BadSearchRequest(f"page must be between 1 and {conf.get().serving.max_page}")
-    return page
+    if page < 1:
+        raise BadSearchRequest("page must be 1 or more")
+    return page  # past the last page: answered as such (search())
 
 
 def validate_filters(tags: list[str], year) -> Filters:
@@ -217,7 +217,18 @@ def unfinished(raw_query: str, query: str) -> bool:
     return bool(raw_query) and not raw_query[-1].isspace() and not query.endswith(tuple(WORD_JOINS))
 
 
-def search(
+def search(raw_query: str, *, page: int = 1, **options) -> SearchResult:
+    """`_answer()`'s result for `page`. A page past the last a reader may open (serving.max_page:
+    an old link, a hand-made URL) is answered as past the end, with the first page's counts and
+    no hits, so the page can name the last one: no request asks Elasticsearch that deep."""
+    if page <= conf.get().serving.max_page:
+        return _answer(raw_query, page=page, **options)
+    found = _answer(raw_query, page=1, **options)
+    found.page, found.hits = page, []
+    return found
+
+
+def _answer(
     raw_query: str,
     *,
     page: int = 1,
