@@ -13,9 +13,13 @@ from django.views.decorators.http import require_GET
 
 from search import answers, conf, health, metrics, metrics_serving
 from search.nodes import safe_url
+from search.querying.normalize import left_out
 from search.querying.query import NEWEST, RELEVANCE
 from search.querying.service import BadSearchRequest, SearchUnavailable, current_generation, search, validate_filters, validate_page, validate_sort
 from search.recording import recorder
+
+# The most of a reader's own text the search box gives back after a cap cut the query searched.
+READER_TEXT_MAX = 1000
 
 
 def json_response(data: dict | list, *, status: int = 200, content_type: str = "application/json") -> HttpResponse:
@@ -122,7 +126,9 @@ def results(request):
         return search_page(request, "search/results.html", context, status=400)
     except SearchUnavailable:
         return retry_later(search_page(request, "search/unavailable.html", context, status=503))
-    context.update(result=result, query=result.query, links=page_links(result, debug=context["debug"]))
+    # The box keeps what the reader typed; the page says what a cap left out (issue 54).
+    context.update(result=result, links=page_links(result, debug=context["debug"]), left_out=left_out(raw, result.query))
+    context["query"] = " ".join(raw.split())[:READER_TEXT_MAX] if context["left_out"] else result.query
     context["query_id"] = recorder().record(result, source="page")
     context["linked_hits"] = recorder().result_links(result, context["query_id"])
     if context["debug"]:

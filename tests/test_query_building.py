@@ -504,3 +504,12 @@ def test_an_alternative_that_completes_a_corrected_start_is_marked_started():
     }
     result = alternatives("optimization and triubl", suggest, **ALT)
     assert [(a.text, a.started) for a in result] == [("optimization and triubl", False), ("optimization and trouble", True), ("optimization and triple", False)]
+
+
+def test_left_out_is_what_the_caps_cut_from_the_readers_text():
+    from search.querying.normalize import left_out
+
+    raw = "one two  three four five"
+    searched = normalize_query(raw, max_length=200, max_words=3)
+    assert searched == "one two three" and left_out(raw, searched) == "four five"
+    assert left_out("firefox  tips", "firefox tips") == ""

@@ -144,6 +144,23 @@ def test_a_page_past_the_last_says_so_and_leads_to_the_last(client, build_index)
         assert status == 200 and data["results"] == [] and data["total"] == 25 and data["page"] == int(page)
 
 
+def test_a_long_query_keeps_the_readers_text_and_says_what_was_left_out(client, corpus):
+    """Issue 54 item 4: the query was cut to its first 12 words and the box rewritten to the cut
+    text, silently."""
+    words = "firefox keyboard shortcuts for tabs and windows and more words than twelve here today".split()
+    html = client.get(RESULTS, {"q": " ".join(words)}).content.decode()
+    assert f'value="{" ".join(words)}"' in html  # the box keeps what the reader typed
+    assert "Only the first 12 words were searched; left out: <q>here today</q>." in html
+    assert "left-out" not in client.get(RESULTS, {"q": "firefox tabs"}).content.decode()
+
+
+def test_an_ordinary_query_is_not_told_no_phrase_was_found(client, corpus):
+    """Issue 54 item 4: "(no exact phrase found, showing matches of the words)" on every query whose
+    words are not a phrase of any post, as if the reader had asked for one."""
+    html = client.get(RESULTS, {"q": "keyboard firefox"}).content.decode()
+    assert "shortcuts" in html and "no exact phrase found" not in html
+
+
 def test_empty_query_shows_the_empty_search_page(client, corpus):
     response = client.get(RESULTS, {"q": "   "})
     assert response.status_code == 200 and "Type a few words" in response.content.decode()

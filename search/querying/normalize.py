@@ -35,3 +35,10 @@ def normalize_query(raw: str, *, max_length: int, max_words: int, max_tokens: in
         if len(found) > max_tokens:
             text = text[: found[max_tokens - 1].end()]
     return text.strip()
+
+
+def left_out(raw: str, searched: str) -> str:
+    """What the reader typed after the part that was searched (the caps above cut it), for the page
+    to say; empty when all of it was searched."""
+    whole = normalize_query(raw, max_length=len(raw or ""), max_words=len(raw or "") + 1)
+    return whole[len(searched) :].strip() if searched and whole != searched and whole.startswith(searched) else ""
