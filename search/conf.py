@@ -285,6 +285,7 @@ class ServingSettings:
     baseline_views: bool = _doc("/api/baseline/<name>/, the searches we are measured against (bench/load.py only).", False, env="SEARCH_BASELINE_VIEWS")
     base_template: str = _doc("The site's template the search pages extend (blocks `title` and `content`); it should include search/box.html.", "base.html")
     home_url: str = _doc("The site's home page, linked from the search pages and the OpenSearch description: a path, URL or URL name.", "/")
+    opensearch_icon: str = _doc("The 16x16 PNG the browser shows beside the site's search (a static file's path).", "search/icon.png")
     recorder: str = _doc("A module the views hand each search served to (search/recording.py): record(), result_links(), instant_burst(); empty: none.", "")
     words: SiteWords = _doc("The site's own nouns on every page a reader sees (below).", SiteWords())
 

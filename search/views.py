@@ -8,13 +8,14 @@ from urllib.parse import urlencode
 import orjson
 from django.http import Http404, HttpResponse
 from django.shortcuts import render, resolve_url
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from search import answers, conf, health, metrics, metrics_serving
 from search.nodes import safe_url
 from search.querying.normalize import left_out
-from search.querying.query import NEWEST, RELEVANCE
+from search.querying.query import NEWEST, RELEVANCE, last_word
 from search.querying.service import BadSearchRequest, SearchUnavailable, current_generation, search, validate_filters, validate_page, validate_sort
 from search.recording import recorder
 
@@ -231,8 +232,10 @@ def _with_query_id(body: bytes, query_id: str | None) -> bytes:
 
 
 def completions(result) -> list[str]:
-    """What the browser's search bar offers: the correction, then the top hits' titles, no repeats."""
-    found = [result.showing_for] if result.showing_for else []
+    """What the browser's search bar offers: the correction, then the top hits' titles, no repeats.
+    Not a correction that kept an unfinished last word: "firefix ext" is no "firefox ext"."""
+    half = result.completing and last_word(result.showing_for) == last_word(result.query)
+    found = [result.showing_for] if result.showing_for and not half else []
     found += [h.title for h in result.hits]
     return list(dict.fromkeys(t for t in found if t))[: conf.get().serving.suggest_completions]
 
@@ -262,5 +265,6 @@ def opensearch(request):
         "api_url": request.build_absolute_uri(reverse("search:api")) + "?q={searchTerms}",
         "self_url": request.build_absolute_uri(reverse("search:opensearch")),
         "home_url": request.build_absolute_uri(resolve_url(conf.get().serving.home_url)),
+        "icon_url": request.build_absolute_uri(static(conf.get().serving.opensearch_icon)),
     }
     return render(request, "search/opensearch.xml", context, content_type="application/opensearchdescription+xml")

@@ -70,6 +70,12 @@ def test_suggestions_in_the_opensearch_shape(client, es_up):
     assert set(completions[1:]) == {"Firefox keyboard shortcuts", "Writing a Firefox extension"}
 
 
+def test_a_correction_that_kept_a_half_typed_word_is_not_suggested(client, es_up):
+    """Issue 54 item 8: "firefix ext" suggested the half word "firefox ext" first."""
+    query, completions = client.get(SUGGEST, {"q": "firefix ext"}).json()
+    assert "firefox ext" not in completions and completions[0] == "Writing a Firefox extension", completions
+
+
 def test_suggestions_are_capped_and_escape_safe(client, es_up, settings):
     make_post("<script>alert(1)</script> Firefox & friends", "Firefox tricks.")
     from search.sync.rebuild import rebuild
@@ -91,3 +97,14 @@ def test_suggestions_are_empty_when_search_is_unavailable(client, es_down):
 def test_suggestions_of_nothing(client):
     assert client.get(SUGGEST).json() == ["", []]
     assert client.get(SUGGEST, {"q": "x", "page": "9999"}).json()[0] == "x"
+
+
+def test_the_description_names_an_icon(client):
+    """Issue 54 item 8: the description had no <Image>, so a browser showed a blank icon."""
+    root = ET.fromstring(client.get(reverse("search:opensearch")).content)
+    image = root.find("os:Image", NS)
+    assert image is not None and image.get("type") == "image/png" and image.text.endswith("/static/search/icon.png")
+    from django.contrib.staticfiles import finders
+
+    icon = finders.find("search/icon.png")  # shipped with the app, a site may name its own
+    assert icon and open(icon, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
