@@ -7,10 +7,27 @@ ARTIFACT="org.elasticsearch.distribution.integ-test-zip:elasticsearch:${ES_VERSI
 M2_REPO="${M2_REPO:-$HOME/.m2/repository}"
 ZIP="$M2_REPO/org/elasticsearch/distribution/integ-test-zip/elasticsearch/$ES_VERSION/elasticsearch-$ES_VERSION.zip"
 
+# The major version of Elasticsearch these scripts run (8 or 9).
+es_major() { echo "${ES_VERSION%%.*}"; }
+
+# The Java feature version of the JDK at $1 (17, 21, 25 ...).
+jdk_version() { "$1/bin/javac" -version 2>&1 | sed -E 's/^javac ([0-9]+).*/\1/'; }
+
+# The JDK that builds the plugin and runs the node: ES_JAVA_HOME, else the one of `javac` on PATH.
+# Elasticsearch 9 needs Java 21 or newer: when that javac is older, the newest JDK in
+# /usr/lib/jvm that is new enough (Debian's 17 is the default here, Temurin 25 lies beside it).
 find_java_home() {
   if [ -n "${ES_JAVA_HOME:-}" ]; then echo "$ES_JAVA_HOME"; return; fi
-  local javac; javac="$(command -v javac)" || die "javac not found: a JDK 17+ is needed to build the analysis plugin"
-  dirname "$(dirname "$(readlink -f "$javac")")"
+  local need=17 javac home candidate
+  [ "$(es_major)" -ge 9 ] && need=21
+  javac="$(command -v javac)" || die "javac not found: a JDK $need+ is needed to build the analysis plugin"
+  home="$(dirname "$(dirname "$(readlink -f "$javac")")")"
+  [ "$(jdk_version "$home")" -ge "$need" ] && { echo "$home"; return; }
+  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -V -r); do
+    candidate="${candidate%/}"
+    [ -x "$candidate/bin/javac" ] && [ "$(jdk_version "$candidate")" -ge "$need" ] && { echo "$candidate"; return; }
+  done
+  die "Elasticsearch $ES_VERSION needs a JDK $need+ (javac on PATH is $(jdk_version "$home")); set ES_JAVA_HOME"
 }
 
 # Unpack the distribution into $1/elasticsearch-$ES_VERSION (fetched first if needed) and build
@@ -31,14 +48,17 @@ install_distribution() {
   build_plugin "$home"
 }
 
-# Compile the analysis plugin against the unpacked jars; rebuilt when its source changes.
+# Compile the analysis plugin against the unpacked jars; rebuilt when its source changes. src/ is
+# shared by both lines; src-es8/ or src-es9/ adds the one class whose APIs differ (Compat.java).
 build_plugin() {
   local home="$1" src="$ROOT/devservices/es-plugin" out="$1/plugins/blogsearch-analysis"
-  local stamp; stamp="$(cat "$src"/src/org/blogsearch/analysis/*.java "$src/plugin-descriptor.properties.in" | sha1sum | cut -c1-16)-$ES_VERSION"
+  local sources=("$src"/src/org/blogsearch/analysis/*.java "$src/src-es$(es_major)"/org/blogsearch/analysis/*.java)
+  [ -f "${sources[-1]}" ] || die "no plugin sources for Elasticsearch $(es_major).x ($src/src-es$(es_major))"
+  local stamp; stamp="$(cat "${sources[@]}" "$src/plugin-descriptor.properties.in" | sha1sum | cut -c1-16)-$ES_VERSION"
   [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp" ] && return 0
   log "building the analysis plugin"
   local java_home classes; java_home="$(find_java_home)"; classes="$(mktemp -d)"
-  "$java_home/bin/javac" -nowarn -d "$classes" -cp "$home/lib/*" "$src"/src/org/blogsearch/analysis/*.java
+  "$java_home/bin/javac" -nowarn -d "$classes" -cp "$home/lib/*" "${sources[@]}"
   rm -rf "$out" && mkdir -p "$out"
   "$java_home/bin/jar" cf "$out/blogsearch-analysis.jar" -C "$classes" .
   sed "s/@ES_VERSION@/$ES_VERSION/g" "$src/plugin-descriptor.properties.in" > "$out/plugin-descriptor.properties"

@@ -6,6 +6,10 @@ on a growing timeout (1 s, 2 s, 4 s ... at most 30 s), so a lost node costs one 
 now and then, not one per request. A request that could not *connect* (refused, reset) is tried
 again on another node; one that *timed out* is not (a slow cluster must give a fast 503, not
 several slow attempts), and every attempt of a request shares the request's own deadline.
+
+Works with the `elasticsearch` client 8.19 and 9.x (elastic-transport 8.19 and 9.x): the transport's
+`perform_request` takes the same keywords in both, and the 9.x ones it adds (retry backoff) pass
+through untouched.
 """
 
 import logging
@@ -15,9 +19,9 @@ import time
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from elastic_transport import ConnectionError as ConnectError
-from elastic_transport import ConnectionTimeout, Transport
+from elastic_transport import ConnectionTimeout, NodePool, Transport
 from elastic_transport.client_utils import DEFAULT
-from elasticsearch import Elasticsearch
+from elasticsearch import ApiError, Elasticsearch
 from elasticsearch.serializer import OrjsonSerializer
 
 from search import conf, metrics, process
@@ -31,6 +35,68 @@ _client: Elasticsearch | None = None
 _bulk_client: Elasticsearch | None = None
 
 
+# What a failed request says about the cluster (failure_kind). Only UNREACHABLE and SERVER_ERROR
+# are a node's failure, which the search breaker counts; the others had a node answer.
+UNREACHABLE, BUSY, MISSING, SERVER_ERROR, REFUSED = "unreachable", "busy", "missing", "server_error", "refused"
+NODE_FAILURES = frozenset({UNREACHABLE, SERVER_ERROR})
+
+
+def is_busy(status: int, body: object) -> bool:
+    """An answer that means "too much to do now": 429 (a full search queue, a tripped memory
+    breaker, and since Elasticsearch 9 a search past its server-side `timeout` when partial results
+    are not allowed), or the 504 with which 8.x answered that same timed-out search."""
+    if status == 429:
+        return True
+    if status != 504 or not isinstance(body, dict) or not isinstance(body.get("error"), dict):
+        return False
+    causes = body["error"].get("root_cause") or [body["error"]]
+    return any(isinstance(cause, dict) and cause.get("type") == "search_timeout_exception" for cause in causes)
+
+
+def failure_kind(exc: Exception) -> str:
+    """UNREACHABLE: no answer (refused, reset, timed out on our side); BUSY: see is_busy; MISSING:
+    404 (no such index or alias: `reindex` has not run); SERVER_ERROR: any other 5xx; REFUSED: any
+    other 4xx (a request we built was refused: a bug)."""
+    if not isinstance(exc, ApiError):
+        return UNREACHABLE
+    status = exc.meta.status
+    if is_busy(status, exc.body):
+        return BUSY
+    if status == 404:
+        return MISSING
+    return SERVER_ERROR if status >= 500 else REFUSED
+
+
+class HeldDeathNodePool(NodePool):
+    """elastic-transport's pool, except that while a thread `holds` it, the nodes the stock
+    transport marks dead are only noted, for FailoverTransport to bury or spare once it has read
+    the answer. The stock transport takes a node out of the rotation (the dead-node backoff: 1 s,
+    2 s ...) for any status outside 2xx and 400-409, 429 included: a node that answered "busy"
+    would count as lost, and its share of the searches would move onto the other nodes."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._held = threading.local()
+
+    def mark_dead(self, node, _now=None) -> None:
+        held = getattr(self._held, "nodes", None)
+        if held is None:
+            super().mark_dead(node, _now)
+        else:
+            held.append(node)
+
+    def hold(self) -> list:
+        """Note this thread's mark_dead calls from now on; returns the list they go to."""
+        self._held.nodes = []
+        return self._held.nodes
+
+    def release(self, bury: bool) -> None:
+        """Stop holding; mark the noted nodes dead after all when `bury`."""
+        held, self._held.nodes = self._held.nodes, None
+        for node in held if bury else ():
+            super().mark_dead(node)
+
+
 class FailoverTransport(Transport):
     """A Transport whose retries stay inside the request's deadline.
 
@@ -41,6 +107,11 @@ class FailoverTransport(Transport):
     connection error is retried while attempts and time remain; a timeout never is; an answer with a
     status in retry_on_status (502/503: a node shutting down) is retried likewise, else returned.
     """
+
+    def __init__(self, node_configs, **kwargs):
+        kwargs.setdefault("node_pool_class", HeldDeathNodePool)
+        assert issubclass(kwargs["node_pool_class"], HeldDeathNodePool), "FailoverTransport needs a HeldDeathNodePool"
+        super().__init__(node_configs, **kwargs)
 
     def perform_request(self, method, target, *, max_retries=DEFAULT, retry_on_status=DEFAULT, request_timeout=DEFAULT, **kwargs):
         retries = self.max_retries if max_retries is DEFAULT else max_retries
@@ -64,16 +135,20 @@ class FailoverTransport(Transport):
             metrics.elasticsearch_retry()
 
     def _attempt(self, method, target, **kwargs):
-        """One round trip through the stock transport, counted by outcome for /metrics."""
+        """One round trip through the stock transport, counted by outcome for /metrics. A node
+        that answered "busy" (is_busy) stays in the rotation: it is not lost (HeldDeathNodePool)."""
         started, outcome = time.perf_counter(), "unreachable"
+        self.node_pool.hold()
         try:
             response = super().perform_request(method, target, **kwargs)
-            outcome = "error" if response.meta.status >= 500 else "ok"
+            status = response.meta.status
+            outcome = "busy" if is_busy(status, response.body) else "error" if status >= 500 else "ok"
             return response
         except ConnectionTimeout:
             outcome = "timeout"
             raise
         finally:
+            self.node_pool.release(bury=outcome != "busy")
             metrics.elasticsearch_request(outcome, time.perf_counter() - started)
 
     @staticmethod

@@ -38,10 +38,10 @@ _SEARCHES = {(k, o): SEARCHES.labels(k, o) for k in KINDS for o in OUTCOMES}
 
 ES_REQUESTS = Counter(
     "search_elasticsearch_requests_total",
-    "Elasticsearch round trips (each attempt on a node), by outcome: ok, error (HTTP 5xx), timeout, unreachable.",
+    "Elasticsearch round trips (each attempt on a node), by outcome: ok, busy (HTTP 429: see client.is_busy), error (HTTP 5xx), timeout, unreachable.",
     ["outcome"],
 )
-_ES = {outcome: ES_REQUESTS.labels(outcome) for outcome in ("ok", "error", "timeout", "unreachable")}
+_ES = {outcome: ES_REQUESTS.labels(outcome) for outcome in ("ok", "busy", "error", "timeout", "unreachable")}
 ES_SECONDS = Histogram("search_elasticsearch_request_seconds", "How long one Elasticsearch round trip took.", buckets=_LATENCY)
 ES_RETRIES = Counter("search_elasticsearch_retries_total", "Requests tried again on another node (connection failed, or HTTP 502/503).")
 

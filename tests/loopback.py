@@ -1,17 +1,43 @@
 """Misbehaving "nodes" on loopback sockets, for the client's failover tests: each is a real TCP
 server that accepts connections and then fails in one particular way, and counts connections."""
 
+import json
 import socket
 import struct
 import threading
 import time
+
+# Answers meaning "busy" (search/client.py is_busy), shortened from what the nodes gave a search past
+# its `timeout` with allow_partial_search_results=false: 9.2.4 answered 429, 8.19.21 answered 504.
+BUSY_ANSWERS = {
+    "9.x timeout": (
+        429,
+        {
+            "error": {
+                "root_cause": [{"type": "search_timeout_exception", "reason": "Time exceeded", "timed_out": True}],
+                "type": "search_phase_execution_exception",
+                "reason": "all shards failed",
+            },
+            "status": 429,
+        },
+    ),
+    "8.x timeout": (
+        504,
+        {"error": {"root_cause": [{"type": "search_timeout_exception", "reason": "Time exceeded"}], "type": "search_phase_execution_exception"}, "status": 504},
+    ),
+    "queue full": (429, {"error": {"root_cause": [{"type": "es_rejected_execution_exception"}], "type": "es_rejected_execution_exception"}, "status": 429}),
+}
+BUSY_BODY = json.dumps(BUSY_ANSWERS["9.x timeout"][1]).encode()
+EMPTY_BODY = b'{"took":1,"timed_out":false,"hits":{"total":{"value":0,"relation":"eq"},"hits":[]}}'
 
 
 class LoopbackServer:
     """Accepts connections on 127.0.0.1 and hands each to `behaviour` on its own thread.
 
     Behaviours: "hang" (never answers), "reset" (reads the request, waits `delay`, then resets the
-    connection), "unavailable" (answers HTTP 503, like a node shutting down).
+    connection), "unavailable" (answers HTTP 503, like a node shutting down), "busy" (answers HTTP
+    429 with the body Elasticsearch 9.2.4 gave a search past its `timeout`), "empty" (answers a
+    search with no hits); these two close the connection after their answer.
     """
 
     def __init__(self, behaviour: str, *, delay: float = 0.0):
@@ -55,6 +81,19 @@ class LoopbackServer:
     def _unavailable(self, conn):
         conn.recv(65536)
         conn.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+
+    def _busy(self, conn):
+        self._answer(conn, b"429 Too Many Requests", BUSY_BODY)
+
+    def _empty(self, conn):
+        self._answer(conn, b"200 OK", EMPTY_BODY)
+
+    @staticmethod
+    def _answer(conn, status: bytes, body: bytes):
+        conn.recv(65536)
+        head = b"HTTP/1.1 %s\r\nContent-Type: application/json\r\nX-Elastic-Product: Elasticsearch\r\nConnection: close\r\n" % status
+        conn.sendall(head + b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        conn.close()
 
     def close(self):
         self._stop.set()

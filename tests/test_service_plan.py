@@ -8,13 +8,14 @@ transport)."""
 import pytest
 from elastic_transport import ApiResponseMeta, HttpHeaders, NodeConfig
 from elastic_transport import ConnectionError as TransportConnectionError
-from elasticsearch import NotFoundError
+from elasticsearch import ApiError, NotFoundError
 
 from search import conf, generation, synonyms, vocabulary
 from search.querying import plan, service
 from search.querying.executor import DeadlineExceeded, Executor
 from search.querying.service import SearchUnavailable, search
 from search.words import words
+from tests.loopback import BUSY_ANSWERS
 
 
 class Response:
@@ -200,12 +201,31 @@ def test_a_misspelled_query_takes_two_and_then_one_from_the_word_cache(offline):
     assert "suggest" not in again.bodies[0]
 
 
+def meta(status: int) -> ApiResponseMeta:
+    return ApiResponseMeta(status, "1.1", HttpHeaders(), 0.01, NodeConfig("http", "localhost", 9200))
+
+
 def test_missing_indices_are_unavailable_without_tripping_the_breaker(offline):
-    meta = ApiResponseMeta(404, "1.1", HttpHeaders(), 0.01, NodeConfig("http", "localhost", 9200))
-    client = FakeClient(NotFoundError("index_not_found_exception", meta, {}))
+    client = FakeClient(NotFoundError("index_not_found_exception", meta(404), {}))
     with pytest.raises(SearchUnavailable):
         search("firefox", client=client)
     assert service.breaker.allows()
+
+
+@pytest.mark.parametrize("answer", BUSY_ANSWERS)
+def test_busy_answers_never_open_the_breaker_while_server_errors_do(offline, answer):
+    """Issue 50: 429 (and 8.x's 504 for a search past its timeout) means a node answered, busy."""
+    status, body = BUSY_ANSWERS[answer]
+    calls = conf.get().serving.search_breaker_min_calls
+    for _ in range(calls * 2):
+        with pytest.raises(SearchUnavailable):
+            search("firefox", client=FakeClient(ApiError("busy", meta(status), body)))
+    assert service.breaker.allows()
+    service.breaker.reset()
+    for _ in range(calls):
+        with pytest.raises(SearchUnavailable):
+            search("firefox", client=FakeClient(ApiError("unavailable", meta(503), {})))
+    assert not service.breaker.allows()
 
 
 def test_connection_failures_open_the_breaker_and_the_next_search_does_not_wait(offline):

@@ -23,7 +23,7 @@ from elasticsearch import ApiError, TransportError
 from search import conf, generation, metrics, process, realwords, synonyms, vocabulary
 from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
-from search.client import get_client
+from search.client import BUSY, MISSING, NODE_FAILURES, failure_kind, get_client
 from search.documents import Kind
 from search.querying import corrections, expand, facets, plan, reader, resultcache, syntax, wordcache
 from search.querying.executor import Executor
@@ -284,9 +284,12 @@ def _guarded(result: SearchResult, executor: Executor, gen: int | None, **shape)
         log.warning("search unavailable: %s", exc)
         raise SearchUnavailable(str(exc)) from exc
     except ApiError as exc:
-        breaker.record(exc.meta.status < 500)  # a node answered; only a server error counts as a failure
-        if exc.meta.status == 404:  # the aliases do not exist yet: run `reindex`
+        kind = failure_kind(exc)
+        breaker.record(kind not in NODE_FAILURES)  # a node answered; only a server error counts as a failure
+        if kind == MISSING:  # the aliases do not exist yet: run `reindex`
             log.warning("search indices missing: %s", exc)
+        elif kind == BUSY:  # 429: a full queue, or (Elasticsearch 9) a search past its server-side timeout
+            log.warning("Elasticsearch busy: %s", exc)
         else:  # a request we built was refused: a bug, but the reader still gets a calm 503
             log.error("search request refused: %s", exc)
         raise SearchUnavailable(str(exc)) from exc

@@ -15,8 +15,6 @@ import org.apache.lucene.analysis.ngram.EdgeNGramTokenFilter;
 import org.apache.lucene.analysis.pattern.PatternReplaceCharFilter;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
 import org.elasticsearch.Build;
-import org.elasticsearch.action.ActionRequest;
-import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
 import org.elasticsearch.cluster.node.DiscoveryNodes;
@@ -28,10 +26,7 @@ import org.elasticsearch.common.settings.IndexScopedSettings;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.common.settings.SettingsFilter;
 import org.elasticsearch.features.NodeFeature;
-import org.elasticsearch.index.reindex.DeleteByQueryAction;
 import org.elasticsearch.index.analysis.AbstractCharFilterFactory;
-import org.elasticsearch.index.analysis.AbstractIndexAnalyzerProvider;
-import org.elasticsearch.index.analysis.AbstractTokenFilterFactory;
 import org.elasticsearch.index.analysis.AnalyzerProvider;
 import org.elasticsearch.index.analysis.CharFilterFactory;
 import org.elasticsearch.index.analysis.TokenFilterFactory;
@@ -39,10 +34,8 @@ import org.elasticsearch.index.analysis.TokenizerFactory;
 import org.elasticsearch.indices.analysis.AnalysisModule.AnalysisProvider;
 import org.elasticsearch.index.mapper.Mapper;
 import org.elasticsearch.index.mapper.TextFieldMapper;
-import org.elasticsearch.plugins.ActionPlugin;
 import org.elasticsearch.plugins.AnalysisPlugin;
 import org.elasticsearch.plugins.MapperPlugin;
-import org.elasticsearch.plugins.Plugin;
 import org.elasticsearch.rest.BaseRestHandler;
 import org.elasticsearch.rest.RestController;
 import org.elasticsearch.rest.RestHandler;
@@ -81,7 +74,7 @@ import java.util.regex.Pattern;
  * is not installed. Names that the server already registers itself (lowercase, stop, shingle)
  * must not be registered again: a duplicate name stops the node from starting.
  */
-public class BlogSearchAnalysisPlugin extends Plugin implements AnalysisPlugin, ActionPlugin, MapperPlugin {
+public class BlogSearchAnalysisPlugin extends Compat.ActionsPlugin implements AnalysisPlugin, MapperPlugin {
 
     private final AtomicReference<ClusterService> clusterService = new AtomicReference<>();
     private final AtomicReference<SynonymsManagementAPIService> synonymsService = new AtomicReference<>();
@@ -104,11 +97,6 @@ public class BlogSearchAnalysisPlugin extends Plugin implements AnalysisPlugin, 
         return Map.of("match_only_text", TextFieldMapper.PARSER);
     }
 
-    @Override
-    public Collection<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
-        return List.of(new ActionHandler<>(DeleteByQueryAction.INSTANCE, DeleteByQueryTransport.class));
-    }
-
     // ---------------------------------------------------------------- token filters
 
     /** A token filter factory from a lambda, the shape of every filter below. */
@@ -117,7 +105,7 @@ public class BlogSearchAnalysisPlugin extends Plugin implements AnalysisPlugin, 
     }
 
     private static TokenFilterFactory filter(String name, Settings settings, FilterFn fn) {
-        return new AbstractTokenFilterFactory(name, settings) {
+        return new Compat.FilterFactory(name, settings) {
             @Override
             public TokenStream create(TokenStream tokenStream) {
                 return fn.apply(tokenStream);
@@ -292,7 +280,7 @@ public class BlogSearchAnalysisPlugin extends Plugin implements AnalysisPlugin, 
 
     @Override
     public Map<String, AnalysisProvider<AnalyzerProvider<? extends Analyzer>>> getAnalyzers() {
-        return Map.of("english", (indexSettings, env, name, settings) -> new AbstractIndexAnalyzerProvider<Analyzer>(name, settings) {
+        return Map.of("english", (indexSettings, env, name, settings) -> new Compat.AnalyzerProvider<Analyzer>(name, settings) {
             private final EnglishAnalyzer analyzer = new EnglishAnalyzer();
 
             @Override

@@ -92,7 +92,7 @@ public final class DeleteByQueryTransport extends HandledTransportAction<DeleteB
         private void onPage(SearchResponse page) {
             scrollId = page.getScrollId();
             if (batches == 0 && page.getHits().getTotalHits() != null) {
-                total = page.getHits().getTotalHits().value;
+                total = Compat.value(page.getHits().getTotalHits());
             }
             if (page.getShardFailures() != null) {
                 for (var failure : page.getShardFailures()) {

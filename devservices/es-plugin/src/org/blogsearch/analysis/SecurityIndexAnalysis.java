@@ -7,7 +7,6 @@ import org.apache.lucene.analysis.email.UAX29URLEmailTokenizer;
 import org.apache.lucene.analysis.pattern.PatternCaptureGroupTokenFilter;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
-import org.elasticsearch.index.analysis.AbstractTokenFilterFactory;
 import org.elasticsearch.index.analysis.TokenFilterFactory;
 import org.elasticsearch.index.analysis.TokenizerFactory;
 import org.elasticsearch.indices.analysis.AnalysisModule.AnalysisProvider;
@@ -36,7 +35,7 @@ final class SecurityIndexAnalysis {
                 throw new IllegalArgumentException("required setting 'patterns' is missing for token filter [" + name + "]");
             }
             Pattern[] patterns = regexes.stream().map(Pattern::compile).toArray(Pattern[]::new);
-            return new AbstractTokenFilterFactory(name, settings) {
+            return new Compat.FilterFactory(name, settings) {
                 @Override
                 public TokenStream create(TokenStream in) {
                     return new PatternCaptureGroupTokenFilter(in, preserveOriginal, patterns);
@@ -44,7 +43,7 @@ final class SecurityIndexAnalysis {
             };
         }), "unique", (indexSettings, env, name, settings) -> {
             boolean samePosition = settings.getAsBoolean("only_on_same_position", false);
-            return new AbstractTokenFilterFactory(name, settings) {
+            return new Compat.FilterFactory(name, settings) {
                 @Override
                 public TokenStream create(TokenStream in) {
                     return new UniqueTokenFilter(in, samePosition);

@@ -12,7 +12,6 @@ import org.apache.lucene.analysis.synonym.WordnetSynonymParser;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.env.Environment;
 import org.elasticsearch.index.IndexService.IndexCreationContext;
-import org.elasticsearch.index.analysis.AbstractTokenFilterFactory;
 import org.elasticsearch.index.analysis.Analysis;
 import org.elasticsearch.index.analysis.AnalysisMode;
 import org.elasticsearch.index.analysis.CharFilterFactory;
@@ -47,7 +46,7 @@ import java.util.function.Supplier;
  *   empty map, so that no cluster-state thread waits on a search;
  * - `lenient` skips a rule that does not analyze instead of failing the whole analyzer.
  */
-final class SynonymFilterFactory extends AbstractTokenFilterFactory {
+final class SynonymFilterFactory extends Compat.FilterFactory {
 
     private static final Logger LOG = LogManager.getLogger(SynonymFilterFactory.class);
 

@@ -1,0 +1,78 @@
+"""A busy cluster is not a lost node (issue 50). Elasticsearch 9 answers a search past its
+server-side `timeout` (partial results not allowed) with 429, where 8.x answered 504; 429 is also
+its answer to a full search queue. A node answered either way: the search breaker must not count
+it as a node failure (test_service_plan.py), and the client must keep the node in rotation.
+Pure: fake answers and loopback servers, with either client line (8.19 or 9.x)."""
+
+from dataclasses import replace
+
+import pytest
+from elastic_transport import ApiResponseMeta, ConnectionTimeout, HttpHeaders, NodeConfig
+from elastic_transport import ConnectionError as ConnectError
+from elasticsearch import ApiError
+
+from search import conf, metrics
+from search.client import BUSY, MISSING, REFUSED, SERVER_ERROR, UNREACHABLE, failure_kind, make_client
+from tests.loopback import BUSY_ANSWERS, LoopbackServer
+
+
+def api_error(status: int, body: object = None) -> ApiError:  # as test_service_plan.py makes a NotFoundError
+    meta = ApiResponseMeta(status, "1.1", HttpHeaders(), 0.01, NodeConfig("http", "localhost", 9200))
+    return ApiError(f"HTTP {status}", meta, body if body is not None else {})
+
+
+@pytest.mark.parametrize(
+    ("exc", "kind"),
+    [
+        *((api_error(status, body), BUSY) for status, body in BUSY_ANSWERS.values()),
+        (api_error(429, "not json"), BUSY),
+        (api_error(504, {"error": {"root_cause": [{"type": "gateway"}]}}), SERVER_ERROR),  # a proxy's 504: no answer from a node
+        (api_error(504, "<html>gateway timeout</html>"), SERVER_ERROR),
+        (api_error(503), SERVER_ERROR),
+        (api_error(500), SERVER_ERROR),
+        (api_error(404), MISSING),
+        (api_error(400), REFUSED),
+        (api_error(403), REFUSED),
+        (ConnectError("refused"), UNREACHABLE),
+        (ConnectionTimeout("timed out"), UNREACHABLE),
+    ],
+)
+def test_what_a_failed_request_says_about_the_cluster(exc, kind):
+    assert failure_kind(exc) == kind
+
+
+def test_a_busy_node_stays_in_rotation(monkeypatch):
+    """One node answers 429, the other answers: requests still alternate between them (round
+    robin). The stock transport would put the busy one on its dead-node timeout (1 s, then 2 s ...)
+    and send every request to the other meanwhile: 1 and 5 of 6."""
+    outcomes = []
+    monkeypatch.setattr(metrics, "elasticsearch_request", lambda outcome, seconds: outcomes.append(outcome))
+    busy, answering = LoopbackServer("busy"), LoopbackServer("empty")
+    try:
+        es = make_client(replace(conf.get().elasticsearch, url=f"{busy.url},{answering.url}", timeout=1.0))
+        for _ in range(6):
+            try:
+                es.search(index="posts", query={"match_all": {}})
+            except ApiError as exc:
+                assert exc.meta.status == 429 and failure_kind(exc) == BUSY
+        assert (busy.connections, answering.connections) == (3, 3)  # one attempt each: a 429 is not retried
+        assert sorted(outcomes) == ["busy"] * 3 + ["ok"] * 3
+    finally:
+        busy.close()
+        answering.close()
+
+
+def test_a_server_error_still_takes_the_node_out_of_rotation(monkeypatch):
+    """The contrast: a node answering 503 is marked dead by the transport and the request moves on."""
+    monkeypatch.setattr(metrics, "elasticsearch_request", lambda outcome, seconds: None)
+    stopping, busy = LoopbackServer("unavailable"), LoopbackServer("busy")
+    try:
+        es = make_client(replace(conf.get().elasticsearch, url=f"{stopping.url},{busy.url}", timeout=1.0))
+        for _ in range(4):
+            with pytest.raises(ApiError):
+                es.search(index="posts", query={"match_all": {}})
+        assert stopping.connections == 1  # then on its dead-node timeout
+        assert busy.connections == 4
+    finally:
+        stopping.close()
+        busy.close()
