@@ -103,6 +103,8 @@ def test_a_hit_of_another_spelling_is_marked(page, blog):
 def test_pages_number_on_say_why_and_lead_back(page, blog, settings):
     page.goto(blog["url"] + "/search/?q=firefox&page=2")
     assert page.locator("ol.results").get_attribute("start") == "11"
+    # A date never wraps mid-value ("4 / Nov 2005" on a phone: issue 54 item 7).
+    assert page.locator("ol.results time").first.evaluate("e => getComputedStyle(e).whiteSpace") == "nowrap"
     page.goto(blog["url"] + "/search/?q=firefox&page=5")
     note = page.locator("#past-the-end")
     assert "past the last page" in note.inner_text() and "Nothing found" not in page.locator("main").inner_text()

@@ -161,6 +161,13 @@ def test_an_ordinary_query_is_not_told_no_phrase_was_found(client, corpus):
     assert "shortcuts" in html and "no exact phrase found" not in html
 
 
+def test_the_heading_shows_a_quoted_query_without_nesting_quotes(client, corpus):
+    """Issue 54 item 7: the h1 read “"static site" -jekyll”, quotes inside quotes."""
+    html = client.get(RESULTS, {"q": '"keyboard shortcuts" -jekyll'}).content.decode()
+    assert "Results for &quot;keyboard shortcuts&quot; -jekyll</h1>" in html
+    assert "Results for <q>firefox tabs</q></h1>" in client.get(RESULTS, {"q": "firefox tabs"}).content.decode()
+
+
 def test_empty_query_shows_the_empty_search_page(client, corpus):
     response = client.get(RESULTS, {"q": "   "})
     assert response.status_code == 200 and "Type a few words" in response.content.decode()
