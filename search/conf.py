@@ -256,7 +256,7 @@ class ServingSettings:
     entry_comments: int = _doc("Matching comments shown inside a post's entry on the results page.", 3)
     facet_tags: int = _doc("Tags the results page offers to narrow by (those of the most matching documents, counted in posts).", 10)
     page_facets: bool = _doc("The results page counts tags and years to narrow by (off: filters still work by URL).", True, env="SEARCH_PAGE_FACETS")
-    facet_years: int = _doc('Years the results page lists to narrow by; the others behind "All N years".', 5)
+    facet_years: int = _doc('Years the results page lists to narrow by, those with the most results; the others behind "All N years".', 5)
     max_filter_tags: int = _doc("Tags a reader may require at once.", 5)
     max_excluded_posts: int = _doc("Posts a query's -exclusions leave out at most (past it, the answer is not cached).", 10000)
     suggest_completions: int = _doc("Completions /api/suggest/ offers the browser's search bar.", 8)

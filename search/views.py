@@ -78,18 +78,22 @@ def page_links(result, *, debug: bool) -> dict:
         links["did_you_mean"] = url(q=result.did_you_mean)
     if result.facets is not None:
         links["tags"] = [(t, n, t in chosen.tags, url(tags=chosen.tags if t in chosen.tags else (*chosen.tags, t))) for t, n in result.facets.tags]
-        links["years"] = [(y, n, y == chosen.year, url(year=None if y == chosen.year else y)) for y, n in result.facets.years]
-        links.update(_years_shown(result.facets.years, chosen.year))
+        years, shown = years_listed(result.facets.years, chosen.year, conf.get().serving.facet_years)
+        links["years"] = [(y, n, y == chosen.year, url(year=None if y == chosen.year else y)) for y, n in years]
+        links.update(years_shown=shown, years_first=f":{shown}", years_rest=f"{shown}:")
     return links
 
 
-def _years_shown(years: list[tuple[int, int]], chosen: int | None) -> dict:
-    """The newest years are listed, the others behind "All N years" (a phone reader scrolls past
-    every link before the results otherwise); a chosen year is always among those listed."""
-    shown = conf.get().serving.facet_years
-    position = next((i for i, (y, _) in enumerate(years) if y == chosen), -1)
-    shown = max(shown, position + 1)
-    return {"years_shown": shown, "years_first": f":{shown}", "years_rest": f"{shown}:"}
+def years_listed(years: list[tuple[int, int]], chosen: int | None, most: int) -> tuple[list[tuple[int, int]], int]:
+    """(the years in the order listed, how many are shown before "All N years"). Shown: the `most`
+    years with the most results and a chosen one, newest first; the others follow, newest first (a
+    phone reader scrolls past every link before the results otherwise). All of them when only one
+    more would hide behind the control."""
+    if len(years) <= most + 1:
+        return list(years), len(years)
+    biggest = {y for y, _ in sorted(years, key=lambda yn: (-yn[1], -yn[0]))[:most]} | {chosen}
+    first = [yn for yn in years if yn[0] in biggest]
+    return first + [yn for yn in years if yn[0] not in biggest], len(first)
 
 
 def _filters(request):

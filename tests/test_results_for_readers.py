@@ -144,3 +144,16 @@ def test_the_page_shows_its_entries_when_their_comments_cannot_be_fetched(client
 def test_a_tag_filter_is_cached_apart_from_the_same_tag_in_another_case(client, blog):
     assert api(client, q="okapi", tag="ZOO")["results"] == []  # tags are case-sensitive: cached empty ...
     assert len(api(client, q="okapi", tag="zoo")["results"]) == 2  # ... and never served for "zoo"
+
+
+def test_the_years_listed_first_are_those_with_the_most_results():
+    """Issue 54 item 7: the five most recent years were listed and the biggest hidden."""
+    from search.views import years_listed
+
+    years = [(2026, 1), (2025, 1), (2024, 1), (2023, 1), (2022, 1), (2021, 1), (2008, 40), (2007, 12)]
+    listed, shown = years_listed(years, None, 5)
+    assert shown == 5 and listed[:5] == [(2026, 1), (2025, 1), (2024, 1), (2008, 40), (2007, 12)]  # newest first among them
+    assert listed[5:] == [(2023, 1), (2022, 1), (2021, 1)]
+    listed, shown = years_listed(years, 2021, 5)  # a chosen year is always listed
+    assert shown == 6 and (2021, 1) in listed[:6]
+    assert years_listed(years[:6], None, 5) == (years[:6], 6)  # one more only: all of them, no control
