@@ -168,6 +168,20 @@ def test_the_heading_shows_a_quoted_query_without_nesting_quotes(client, corpus)
     assert "Results for <q>firefox tabs</q></h1>" in client.get(RESULTS, {"q": "firefox tabs"}).content.decode()
 
 
+def test_an_empty_page_has_a_state_of_its_own(client, corpus):
+    """Issue 54 items 1 and 7: an empty page showed the Order bar over nothing and a numbered list
+    "1. Nothing found. Try fewer or different words."; "-python" alone was told to try fewer words;
+    no page named the quote and minus syntax."""
+    html = client.get(RESULTS, {"q": "zanzibarqx"}).content.decode()
+    assert 'id="empty-state"' in html and 'class="sort"' not in html and '<ol class="results"' not in html
+    assert "Try fewer or different words" in html and "exact phrase" in html and "-jekyll" in html
+    alone = client.get(RESULTS, {"q": "-python"}).content.decode()
+    assert "Nothing was searched." in alone and "Try fewer" not in alone and 'id="search-note"' in alone
+    newest = client.get(RESULTS, {"q": "zanzibarqx", "sort": "new"}).content.decode()
+    assert 'class="sort"' in newest  # the way back to Best match, which may find more
+    assert 'id="empty-state"' not in client.get(RESULTS, {"q": "firefox"}).content.decode()
+
+
 def test_empty_query_shows_the_empty_search_page(client, corpus):
     response = client.get(RESULTS, {"q": "   "})
     assert response.status_code == 200 and "Type a few words" in response.content.decode()
