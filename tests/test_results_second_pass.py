@@ -188,6 +188,26 @@ def test_on_a_phone_the_years_are_collapsed_to_the_newest(page, blog):
     assert earlier.first.is_visible() and earlier.last.is_visible()
 
 
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_keyboard_reaches_the_results_past_the_filters(page, blog, width):
+    """Issue 54 item 6: 22 Tabs from the box to the first result at 1280, the filter links first.
+    A "Skip to results" link comes right after the box's own controls."""
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(blog["url"] + "/search/?q=firefox")
+    page.locator("#search-input").focus()
+    focused = []
+    for _ in range(2):  # the box's Search button, then the link
+        page.keyboard.press("Tab")
+        focused.append(page.evaluate("document.activeElement.textContent"))
+    assert "Skip to results" in focused, focused
+    if focused[-1] != "Skip to results":
+        page.keyboard.press("Shift+Tab")
+    assert page.locator(".skip-link").is_visible()  # seen when focused
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('ol.results') !== null")  # the first result's link
+
+
 def test_smaller_points(page, blog, admin_user):
     missing = []
     page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
