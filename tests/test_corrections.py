@@ -305,3 +305,17 @@ def test_the_nearer_sound_alike_is_searched_when_many_sound_the_same(client, bui
     build_index()
     data = client.get(reverse("search:api"), {"q": "recrooting spammers "}).json()
     assert data["results"][0]["title"] == "Mafia recruiting spammers", [r["title"] for r in data["results"]]
+
+
+def test_did_you_mean_offers_no_guess_that_keeps_gibberish_or_changes_a_first_letter():
+    """Issue 54 item 1: "qzxvbnm plokij" offered "qzxvbnm plotkit" (the gibberish kept), "kotlin"
+    offered "hotlink" (another first letter)."""
+    from search.alternative import Alternative
+    from search.querying.corrections import Judge, offered
+
+    judge = Judge(absent=lambda w: w in {"qzxvbnm", "plokij", "kotlin", "cobol"}, held=None, real=None, rare=None, ranking=None)
+    typed = lambda text: [Alternative(1.1, text, typed=True)]  # noqa: E731
+    assert offered(typed("qzxvbnm plokij"), [Alternative(0.8, "qzxvbnm plotkit")], judge) == ""
+    assert offered(typed("kotlin"), [Alternative(0.8, "hotlink")], judge) == ""
+    assert offered(typed("cobol"), [Alternative(0.8, "cool")], judge) == "cool"
+    assert offered(typed("kotlin"), [Alternative(0.8, "hotlink"), Alternative(0.7, "kotlinx")], judge) == "kotlinx"  # the next that qualifies

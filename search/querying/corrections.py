@@ -261,9 +261,21 @@ def sure_only(alts: list[Alternative], judge: Judge, *, completing: bool) -> tup
     return kept, dropped
 
 
-def offered(kept: list[Alternative], dropped: list[Alternative]) -> str:
-    """The "Did you mean ...?" of a query: the best correction not searched, only when none is."""
-    return dropped[0].text if dropped and len(kept) == 1 else ""
+def offered(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -> str:
+    """The "Did you mean ...?" of a query: the best correction not searched, only when none is, and
+    only one that changes every word the blog lacks and keeps each word's first letter: "qzxvbnm
+    plotkit" keeps the gibberish, "hotlink" is no guess at "kotlin" (issue 54)."""
+    if not dropped or len(kept) != 1:
+        return ""
+    return next((alt.text for alt in dropped if _offerable(kept[0].text, alt.text, judge.absent)), "")
+
+
+def _offerable(typed: str, corrected: str, absent) -> bool:
+    pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
+    if pairs is None:
+        return True  # left to the typo model, as before
+    kept_unknown = any(x.lower() == y.lower() and absent(x) for x, y in pairs)
+    return not kept_unknown and all(x[:1].lower() == y[:1].lower() for x, y in pairs if x.lower() != y.lower())
 
 
 def fallback(alts: list[Alternative], dropped: list[Alternative], judge: Judge) -> list[Alternative]:

@@ -350,7 +350,7 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         judge = _judge(dictionary, cfg)
         alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing, last_present=last_present)
         result.alternatives, dropped = corrections.sure_only(alternatives, judge, completing=result.completing)
-        unsure = corrections.offered(result.alternatives, dropped)
+        unsure = corrections.offered(result.alternatives, dropped, judge)
         result.did_you_mean = result.parsed.showing(unsure) if unsure else ""
         hint = corrections.hint(result.alternatives, dropped, judge)
         if hint is not None:  # ordering the typed words' posts (corrections.py, step 7)
