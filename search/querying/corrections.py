@@ -184,15 +184,31 @@ def likely(typed: str, corrected: str, *, absent, real, rare) -> bool:
     no unknown word), each into a word one edit away with the same first letter, and none of them
     is a real word (`real` or `rare`) or shorter than LIKELY_MIN_LENGTH. Two edits are as often
     another name as a typo ("blazor": blair, "vuejs": views: bench/absent_words.py)."""
+    split = _same_and_changed(typed, corrected)
+    if split is None:
+        return False
+    same, changed = split
+    return bool(changed) and not any(absent(x) for x in same) and _guesses(changed, absent=absent, real=real, rare=rare)
+
+
+def _same_and_changed(typed: str, corrected: str) -> tuple[list[str], list[tuple[str, str]]] | None:
+    """(the typed words a correction keeps, the (typed, corrected) pairs it changes, as the analyzers
+    fold them); None when the words do not pair up."""
     pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
     if pairs is None:
-        return False
-    changed = [(key_word(x), key_word(y)) for x, y in pairs if x.lower() != y.lower()]
-    if not changed or any(x.lower() == y.lower() and absent(x) for x, y in pairs):
-        return False
-    return all(
-        absent(x) and " " not in y and len(x) >= LIKELY_MIN_LENGTH and x[:1] == y[:1] and edits(x, y) == 1 and not real(x) and not rare(x) for x, y in changed
-    )
+        return None
+    return [x for x, y in pairs if x.lower() == y.lower()], [(key_word(x), key_word(y)) for x, y in pairs if x.lower() != y.lower()]
+
+
+def _guesses(changed: list[tuple[str, str]], *, absent, real, rare, far_from: int = 0) -> bool:
+    """Whether each changed word is a guess a correction may make though it is not sure: a word the
+    blog lacks, no real word, of LIKELY_MIN_LENGTH letters or more, into one word with the same
+    first letter, one edit away (two from `far_from` letters; 0: never)."""
+
+    def near(x: str, y: str) -> bool:
+        return edits(x, y) <= (2 if far_from and len(x) >= far_from else 1)
+
+    return all(absent(x) and " " not in y and len(x) >= LIKELY_MIN_LENGTH and x[:1] == y[:1] and near(x, y) and not real(x) and not rare(x) for x, y in changed)
 
 
 # A word two edits from the hinted correction has at least this many letters ("phyton": python).
@@ -204,18 +220,13 @@ def hinted(typed: str, corrected: str, *, absent, real, rare) -> bool:
     (module docstring, step 7): it keeps a word the blog holds, and changes every word the blog
     lacks into a word one edit away (two from HINT_FAR_MIN_LENGTH letters), the first letter
     kept, none of them a real word or shorter than LIKELY_MIN_LENGTH."""
-    pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
-    if pairs is None:
+    split = _same_and_changed(typed, corrected)
+    if split is None:
         return False
-    same = [x for x, y in pairs if x.lower() == y.lower()]
-    changed = [(key_word(x), key_word(y)) for x, y in pairs if x.lower() != y.lower()]
+    same, changed = split
     if not changed or any(absent(x) for x in same) or all(is_stop_word(x) for x in same):
         return False
-
-    def near(x: str, y: str) -> bool:
-        return edits(x, y) <= (2 if len(x) >= HINT_FAR_MIN_LENGTH else 1)
-
-    return all(absent(x) and " " not in y and len(x) >= LIKELY_MIN_LENGTH and x[:1] == y[:1] and near(x, y) and not real(x) and not rare(x) for x, y in changed)
+    return _guesses(changed, absent=absent, real=real, rare=rare, far_from=HINT_FAR_MIN_LENGTH)
 
 
 @dataclass(frozen=True)
@@ -271,11 +282,11 @@ def offered(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -
 
 
 def _offerable(typed: str, corrected: str, absent) -> bool:
-    pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
-    if pairs is None:
+    split = _same_and_changed(typed, corrected)
+    if split is None:
         return True  # left to the typo model, as before
-    kept_unknown = any(x.lower() == y.lower() and absent(x) for x, y in pairs)
-    return not kept_unknown and all(x[:1].lower() == y[:1].lower() for x, y in pairs if x.lower() != y.lower())
+    same, changed = split
+    return not any(absent(x) for x in same) and all(x[:1] == y[:1] for x, y in changed)
 
 
 def fallback(alts: list[Alternative], dropped: list[Alternative], judge: Judge) -> list[Alternative]:
