@@ -31,7 +31,7 @@ django.setup()
 
 import re  # noqa: E402
 
-from bench import baselines  # noqa: E402
+from bench import baselines, overrides  # noqa: E402
 from bench.querygen import load_posts  # noqa: E402
 from bench.typegen import CONTROL_KINDS, KINDS, generate  # noqa: E402
 from search import conf  # noqa: E402
@@ -96,7 +96,9 @@ def main() -> None:
     parser.add_argument("--show-misses", type=int, default=30)
     parser.add_argument("--fail-on-regression", action="store_true", help="exit 1 when a control ranks worse than bool_prefix")
     parser.add_argument("--joined", action="store_true", help="only cases of titles with a word joined by a dot or a colon")
+    overrides.add_argument(parser)
     args = parser.parse_args()
+    overrides.apply(args.set)
     if not (args.corpus / "posts.ndjson").exists():
         sys.exit(f"no corpus at {args.corpus}: pass --corpus DIR")
     conf.override(WORD_CACHE_SECONDS=0)  # every case measured cold

@@ -23,6 +23,9 @@ only when such a post is the first hit (a comment first is a miss). Kinds:
   people really misspell it: a misspelling codespell's list gives for it (bench/misspellings.py),
   from the list's `tune` half; real_word_heldout, real_phrase_heldout: the same from its `heldout`
   half, which no rule is tuned on (issue 48)
+- real_far, real_far_heldout: one title word misspelled by a codespell entry two or more edits
+  away (`tune` and `heldout` halves). Most of the list is one edit, so the kinds above hold about
+  20 far cases a seed; people who spell by sound make far ones most ("jurny", "schedual")
 
 Each query records its typo's source (keyboard: our own slip model; list: HUMAN below; codespell)
 and its edit distance, so bench/relevance.py can report both apart.
@@ -184,7 +187,24 @@ def load_posts(corpus: Path) -> list[dict]:
 
 CONTROL_KINDS = ("control", "stem_control", "control_phrase2", "shuffled")
 # The kinds whose typo is a real misspelling from codespell's list, and the list's half.
-REAL_KINDS = {"real_word": "tune", "real_phrase": "tune", "real_word_heldout": "heldout", "real_phrase_heldout": "heldout"}
+REAL_KINDS = {
+    "real_word": "tune",
+    "real_phrase": "tune",
+    "real_word_heldout": "heldout",
+    "real_phrase_heldout": "heldout",
+    "real_far": "tune",
+    "real_far_heldout": "heldout",
+}
+# The real kinds whose misspelling is two or more edits from its word.
+FAR_KINDS = ("real_far", "real_far_heldout")
+
+
+def real_misspellings(kind: str, word: str) -> tuple[str, ...]:
+    """The misspellings of `word` a real kind may use: its half's, only the far ones for FAR_KINDS."""
+    wrongs = misspellings(REAL_KINDS[kind]).get(word, ())
+    return tuple(w for w in wrongs if osa(w, word) >= 2) if kind in FAR_KINDS else wrongs
+
+
 KINDS = [
     "control",
     "stem_control",
@@ -280,7 +300,7 @@ def generate(
                 continue
             if kind == "stem_control" and len(stem_family.get(stems.get(phrase[0], ""), ())) < 2:
                 continue  # no other title word shares its stem
-            if kind in REAL_KINDS and not any(w in misspellings(REAL_KINDS[kind]) for w in phrase):
+            if kind in REAL_KINDS and not any(real_misspellings(kind, w) for w in phrase):
                 continue
             if kind == "human":
                 candidates = [w for w in phrase if w in HUMAN]
@@ -301,13 +321,13 @@ def generate(
                 n_typos = 2 if kind == "two_typos" else 1
                 positions = [i for i, w in enumerate(phrase) if content(w)]
                 if kind in REAL_KINDS:
-                    positions = [i for i in positions if phrase[i] in misspellings(REAL_KINDS[kind])]
+                    positions = [i for i in positions if real_misspellings(kind, phrase[i])]
                 if len(positions) < n_typos:
                     continue
                 ok = True
                 for i in rng.sample(positions, n_typos):
                     if kind in REAL_KINDS:
-                        bad = rng.choice(misspellings(REAL_KINDS[kind])[phrase[i]])
+                        bad = rng.choice(real_misspellings(kind, phrase[i]))
                     else:
                         mech = "human" if kind == "human" else (kind if kind in MECHANICAL else rng.choice(MECHANICAL))
                         bad = typo(phrase[i], mech, rng)

@@ -17,7 +17,6 @@ kinds: keyboard slips (our own model), the list, codespell (bench/misspellings.p
 """
 
 import argparse
-import json
 import os
 import sys
 from collections import defaultdict
@@ -40,7 +39,7 @@ SYNONYMS = ["js, javascript", "postgres, postgresql", "k8s => kubernetes", "py =
 
 from django.core.management import call_command  # noqa: E402
 
-from bench import baselines  # noqa: E402
+from bench import baselines, overrides  # noqa: E402
 from bench.querygen import CONTROL_KINDS, generate, load_posts, title_words  # noqa: E402
 from blog.models import Post  # noqa: E402
 from search import conf  # noqa: E402
@@ -197,19 +196,11 @@ def main() -> None:
         metavar="RULE",
         help=f"a synonym rule loaded for the run (repeatable; default: {'; '.join(SYNONYMS)}; --synonym none: no rule)",
     )
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a SEARCH setting for this run, e.g. --set MAX_ALTERNATIVES=3")
+    overrides.add_argument(parser)
     args = parser.parse_args()
     if not (args.corpus / "posts.ndjson").exists():
         sys.exit(f"no corpus at {args.corpus}: pass --corpus DIR")
-    for item in args.set:  # KEY=VALUE, or KEY.NAME=VALUE inside a dict setting such as SUGGESTER
-        key, _, raw = item.partition("=")
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw
-        head, _, name = key.partition(".")
-        conf.override(**{head: {name: value} if name else value})
-        print(f"SEARCH[{key!r}] = {value!r}")
+    overrides.apply(args.set)
     if args.max_expected:
         import bench.querygen
 

@@ -12,6 +12,9 @@ what was typed of the last one (`matches`). Kinds:
 - cut_inner_typo: a cut-short run whose last word (at least 5 letters typed) has a typo inside what
   was typed, and no title word starts with the typo ("mozilla firfo" for "mozilla firefox"): the
   typo must be forgiven where that stays unambiguous
+- cut_real: cut_typo's shape, the complete word spelled as people really misspell it: a
+  misspelling codespell's list gives for it (bench/misspellings.py), from the `heldout` half no
+  rule is tuned on, so the as-you-type figures do not rest on our own slip model alone
 - typed_whole: a complete title word that is also the start of a longer title word ("java" beside
   "javascript"): posts holding the word itself must come first (the control: completions never
   outrank what was typed)
@@ -22,10 +25,11 @@ At most MAX_EXPECTED posts may match a case, so that the answer is specific.
 import random
 from dataclasses import dataclass, field
 
+from bench.misspellings import misspellings
 from bench.querygen import MECHANICAL, tokens, typo
 
 MAX_EXPECTED = 10
-KINDS = ("cut_run", "cut_typo", "cut_word", "typed_whole", "cut_inner_typo")
+KINDS = ("cut_run", "cut_typo", "cut_word", "typed_whole", "cut_inner_typo", "cut_real")
 CONTROL_KINDS = ("typed_whole",)
 
 
@@ -82,12 +86,13 @@ def _run_case(kind: str, t: list[str], titles, vocabulary, rng) -> TypedQuery | 
         if wrong == prefix or len(wrong) < 4 or any(w.startswith(wrong) for w in vocabulary):
             return None  # no typo, or one that starts a real word: ambiguous
         return TypedQuery(kind, " ".join([*typed, wrong]), words, prefix, _holders(titles, words, prefix))
-    if kind == "cut_typo":
-        spots = [i for i, w in enumerate(words) if len(w) >= 4]
+    if kind in ("cut_typo", "cut_real"):
+        real = misspellings("heldout") if kind == "cut_real" else {}
+        spots = [i for i, w in enumerate(words) if len(w) >= 4 and (kind == "cut_typo" or w in real)]
         if not spots:
             return None
         i = rng.choice(spots)
-        typed[i] = typo(words[i], rng.choice(MECHANICAL), rng)
+        typed[i] = rng.choice(real[words[i]]) if kind == "cut_real" else typo(words[i], rng.choice(MECHANICAL), rng)
         if typed[i] == words[i] or typed[i] in vocabulary:
             return None  # a real word: a different problem (no suggester can see it)
     return TypedQuery(kind, " ".join([*typed, prefix]), words, prefix, _holders(titles, words, prefix))
@@ -122,7 +127,7 @@ def generate(posts: list[dict], *, seed: int = 20261125, per_kind: int = 50) -> 
         while made < per_kind and tries < per_kind * 400:
             tries += 1
             t = titles[rng.choice(order)]
-            if kind in ("cut_run", "cut_typo", "cut_inner_typo"):
+            if kind in ("cut_run", "cut_typo", "cut_inner_typo", "cut_real"):
                 case = _run_case(kind, t, titles, vocabulary, rng)
             else:
                 case = _word_case(kind, t, titles, vocabulary, rng, by_prefix)

@@ -228,6 +228,7 @@ class RankingSettings:
     )
     two_typos_min_length: int = _doc("... and by two edits only from this length; a correction that is not sure is offered as 'Did you mean'.", 8)
     sound_min_length: int = _doc("... and by a word that sounds the same (Double Metaphone) only from this length.", 5)
+    two_slips_min_length: int = _doc("... and by two slips (neighbouring keys, swaps, letters dropped or doubled) only from this length.", 7)
     split_min_part: int = _doc("... and split in two words only when each has this many letters.", 3)
     real_word_min_zipf: float = _doc(
         "A word the index lacks that English uses this often (wordfreq's Zipf scale, 3 to 8; search/realwords.py) is a real word: "

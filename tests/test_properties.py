@@ -174,3 +174,35 @@ def test_the_fast_typo_cost_equals_the_plain_one(typed, candidate):
 
     for costs in (conf.get().ranking.typo_costs, conf.TypoCosts(first_letter=0.3, vowel=0.5)):
         assert typo_cost(typed, candidate, costs) == plain_typo_cost(typed, candidate, dataclasses.asdict(costs))
+
+
+def _apply(a: str, b: str, path) -> str:
+    """`a` with an alignment's edits applied, left to right (search.querying.typo_model.osa_alignments)."""
+    out, i = [], 0
+    for kind, at, j in path:
+        out.append(a[i:at])
+        i = at
+        if kind == "sub":
+            out.append(b[j])
+            i += 1
+        elif kind == "swap":
+            out.append(a[at + 1] + a[at])
+            i += 2
+        elif kind == "extra":
+            i += 1
+        else:  # drop: the letter b[j] goes in before a[at]
+            out.append(b[j])
+    out.append(a[i:])
+    return "".join(out)
+
+
+@given(st.text("abcde", max_size=7), st.text("abcde", max_size=7))
+@settings(max_examples=300, deadline=None)
+def test_every_alignment_is_optimal_and_turns_one_word_into_the_other(a, b):
+    from search.querying.typo_model import osa, osa_alignments
+
+    paths = osa_alignments(a, b)
+    assert paths
+    for path in paths:
+        assert len(path) == osa(a, b)
+        assert _apply(a, b, path) == b

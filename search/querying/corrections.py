@@ -16,7 +16,7 @@ In order, for each word of a query:
    - any other single edit from `weak_typo_min_length` letters ("opague": opaque, "imgage":
      image), never at the first letter ("xamarin" is no "tamarin");
    - two edits from `two_typos_min_length` letters, or when both double or undouble a letter
-     ("ocassion", "tommorow");
+     ("ocassion", "tommorow"), or two slips from `two_slips_min_length` ("minumun": minimum);
    - a word split in two when each half has `split_min_part` letters ("hotwire": hot wire).
 5. **Real words stay.** A word English uses often (wordfreq's Zipf `real_word_min_zipf`:
    "unity", "orchestra") is never corrected; a rarer real word (from `rare_word_min_zipf`:
@@ -33,10 +33,11 @@ In order, for each word of a query:
    posts holding the blog engine come first ("Showing results for blog engine"); the others follow.
 """
 
+import functools
 from dataclasses import dataclass, replace
 
 from search.alternative import Alternative
-from search.querying.typo_model import KEY, SOUND_FAR_MIN_LENGTH, SOUND_MAX_EDITS, osa, sounds_alike
+from search.querying.typo_model import KEY, SOUND_FAR_MIN_LENGTH, SOUND_MAX_EDITS, osa, osa_alignments, sounds_alike
 from search.stopwords import is_stop_word
 from search.words import key_word, words
 
@@ -71,7 +72,38 @@ def _one_edit(typed: str, candidate: str) -> tuple[bool, int]:
     return swapped or _adjacent(typed[i], candidate[i]), i
 
 
-def sure(typed: str, candidate: str, *, weak_min_length: int, two_min_length: int, sound_min_length: int = 5, slips_only: bool = False) -> bool:
+def _slip(typed: str, candidate: str, edit: tuple[str, int, int]) -> bool:
+    """Whether one edit of an alignment is a slip: a key next to the right one, two letters
+    swapped, a letter dropped, or an extra letter that doubles a neighbour or sits next to its key."""
+    kind, i, j = edit
+    if kind in ("swap", "drop"):
+        return True
+    if kind == "sub":
+        return _adjacent(typed[i], candidate[j])
+    near = typed[max(0, i - 1) : i] + typed[i + 1 : i + 2]
+    return any(ch == typed[i] or _adjacent(ch, typed[i]) for ch in near)
+
+
+@functools.lru_cache(maxsize=4096)  # pure, ~0.1 ms; the words of a query being typed come back at every keystroke
+def two_slips(typed: str, candidate: str) -> bool:
+    """Whether `candidate` is two edits from `typed`, each a slip ("minumun": minimum, two
+    neighbouring keys; "polical": political, two letters dropped), the first letter kept: two
+    letters more or less at the start make another word ("pyright" is no "copyright")."""
+    return typed[:1] == candidate[:1] and any(
+        len(path) == 2 and all(_slip(typed, candidate, edit) for edit in path) for path in osa_alignments(typed, candidate)
+    )
+
+
+def sure(
+    typed: str,
+    candidate: str,
+    *,
+    weak_min_length: int,
+    two_min_length: int,
+    sound_min_length: int = 5,
+    two_slips_min_length: int = 7,
+    slips_only: bool = False,
+) -> bool:
     """Whether `candidate` is a sure correction of the word `typed` (module docstring, step 4).
     With `slips_only` (a rare real word: step 5) only a slip or a sound-alike one edit away is
     ("seperate": separate, but "cobol" is no "cabel")."""
@@ -88,6 +120,8 @@ def sure(typed: str, candidate: str, *, weak_min_length: int, two_min_length: in
         return True
     if n == 2 and (candidate.startswith(typed) or typed.startswith(candidate)):
         return False  # two letters more or less at the end: another word ("eleventy", "alpinejs"), not a typo
+    if n == 2 and not slips_only and len(typed) >= two_slips_min_length and two_slips(typed, candidate):
+        return True  # two slips ("hnalder": handler, "opemess": openness)
     if n > 1:
         # Two edits from `two_min_length` letters, or at any length when both double or undouble a
         # letter, the misspelling people make most ("ocassion", "tommorow"): a slip, for a rare
@@ -109,12 +143,11 @@ def _pairs(a: list[str], b: list[str]) -> list[tuple[str, str]] | None:
     return None
 
 
-def _sure_pair(
-    typed: str, corrected: str, *, weak_min_length: int, two_min_length: int, split_min_part: int, sound_min_length: int = 5, slips_only: bool = False
-) -> bool:
+def _sure_pair(typed: str, corrected: str, *, split_min_part: int, slips_only: bool = False, **limits) -> bool:
+    """`limits`: sure()'s."""
     if " " in corrected:  # a split: sure when both halves are words of their own, not a stray "go" or "js"
         return not slips_only and all(len(part) >= split_min_part for part in corrected.split(" "))
-    return sure(typed, corrected, weak_min_length=weak_min_length, two_min_length=two_min_length, sound_min_length=sound_min_length, slips_only=slips_only)
+    return sure(typed, corrected, slips_only=slips_only, **limits)
 
 
 def _sure_start(typed: str, corrected: str, **limits) -> bool:
@@ -254,6 +287,7 @@ class Judge:
             weak_min_length=r.weak_typo_min_length,
             two_min_length=r.two_typos_min_length,
             sound_min_length=r.sound_min_length,
+            two_slips_min_length=r.two_slips_min_length,
             split_min_part=r.split_min_part,
         )
 

@@ -163,3 +163,37 @@ def osa(a: str, b: str) -> int:
                 row[j] = min(row[j], prev2[j - 2] + 1)
         prev2, prev = prev, row
     return prev[-1]
+
+
+def osa_alignments(a: str, b: str) -> list[list[tuple[str, int, int]]]:
+    """Every optimal alignment's edits from `a` to `b` (`a` and `b` a few edits apart), each edit
+    (kind, i, j): "sub" a[i] for b[j], "swap" a[i:i+2] for b[j:j+2], "drop" (b[j] missing from a,
+    before a[i]), "extra" (a[i] not in b)."""
+    n, m = len(a), len(b)
+    d = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n + 1):
+        d[i][0] = i
+    for j in range(m + 1):
+        d[0][j] = j
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+
+    def back(i: int, j: int) -> list[list[tuple[str, int, int]]]:
+        if not i and not j:
+            return [[]]
+        out = []
+        if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1] and a[i - 1] != a[i - 2] and d[i][j] == d[i - 2][j - 2] + 1:
+            out += [[*p, ("swap", i - 2, j - 2)] for p in back(i - 2, j - 2)]
+        if i and j and d[i][j] == d[i - 1][j - 1] + (a[i - 1] != b[j - 1]):
+            step = [("sub", i - 1, j - 1)] if a[i - 1] != b[j - 1] else []
+            out += [[*p, *step] for p in back(i - 1, j - 1)]
+        if i and d[i][j] == d[i - 1][j] + 1:
+            out += [[*p, ("extra", i - 1, j)] for p in back(i - 1, j)]
+        if j and d[i][j] == d[i][j - 1] + 1:
+            out += [[*p, ("drop", i, j - 1)] for p in back(i, j - 1)]
+        return out
+
+    return back(n, m)
