@@ -243,7 +243,10 @@ def generate(
     """`stems` maps title words to their porter stems (bench/relevance.py asks Elasticsearch); without
     it there are no stem_control queries. `kinds`: those made (default KINDS)."""
     posts = posts if posts is not None else load_posts(corpus)
-    from search.stopwords import is_stop_word
+    from search.stopwords import is_stop_word_of
+
+    def is_stop_word(word: str) -> bool:  # the corpus is English; no settings read (bench/load.py)
+        return is_stop_word_of(word, "en")
 
     titles = {p["id"]: tokens(p["title"]) for p in posts}
     vocabulary = set()

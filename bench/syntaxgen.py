@@ -79,7 +79,10 @@ def generate(
 ) -> list[SyntaxCase]:
     """At most `per_kind` cases of each kind (fewer where the corpus has fewer: few titles hold a
     symbol word), in KINDS order; `symbol_words` as the index's setting (index.symbol_words)."""
-    from search.stopwords import is_stop_word
+    from search.stopwords import is_stop_word_of
+
+    def is_stop_word(word: str) -> bool:  # the corpus is English; no settings read (bench/load.py)
+        return is_stop_word_of(word, "en")
 
     posts = posts if posts is not None else load_posts(corpus)
     comments = comments if comments is not None else load_comments(corpus)

@@ -121,7 +121,20 @@ class IndexSettings:
     )
     shards: int = _doc("Primary shards per index.", 1, env="SEARCH_SHARDS")
     replicas: int = _doc("Replica copies of each shard: 0 on one node, 1 on a cluster (a node can be lost).", 0, env="SEARCH_REPLICAS")
-    stemmer: str = _doc("Stemmer of the matching analyzer (kstem merges fewer unrelated words than porter).", "light_english", env="SEARCH_STEMMER")
+    language: str = _doc(
+        "The blog's language: en, de or fr. It chooses the analyzers (stemmer, stop words, elision, German normalisation) and the "
+        "stop words of the `match` fallback (search/languages.py); a change needs `reindex`.",
+        "en",
+        env="SEARCH_LANGUAGE",
+        key="LANGUAGE",
+        choices=("en", "de", "fr"),
+    )
+    stemmer: str = _doc(
+        "Stemmer of the matching analyzer of an English blog (kstem merges fewer unrelated words than porter); German and French "
+        "ones use their language's light stemmer.",
+        "light_english",
+        env="SEARCH_STEMMER",
+    )
     symbol_words: tuple = _doc(
         "Words written with symbols that are indexed and searched as themselves, any case, as whole words (search/symbols.py): "
         '"c#" no longer finds "C" or "C++". Letters, digits and # + . only; a change needs `reindex`.',

@@ -15,8 +15,7 @@ from enum import StrEnum
 
 from elasticsearch.dsl import Date, Document, Index, Keyword, Long, Text, analyzer, char_filter, token_filter
 
-from search import conf, registry, symbols
-from search.stopwords import STOP_WORDS
+from search import conf, languages, registry, symbols
 from search.words import WORD_JOINS
 
 
@@ -47,12 +46,6 @@ SUGGESTER_FIELDS = {field: f"{field}.{EXACT}" for field in SEARCHED_FIELDS}
 # What a result needs from `_source` (search/querying/reader.py), never the bodies: the one list of it.
 RESULT_FIELDS = ("doc_type", "post_id", "comment_id", "title", "post_title", "url", "post_url", "author", "pub_date")
 
-english_possessive = token_filter("english_possessive", type="stemmer", language="possessive_english")
-english_stop = token_filter("english_stop", type="stop", stopwords=list(STOP_WORDS))
-
-# The stemmer is chosen by measurement (index.stemmer; docs/search.md, Analysis).
-english_stemmer = token_filter("english_stemmer", type="stemmer", language=conf.get().index.stemmer)
-
 # A dot or a colon splits words, wherever it is. The standard tokenizer keeps "node.js",
 # "Amazon.com", "window.onload" and "Wikipedia:Canvassing" whole (Unicode's word-break rules join
 # letters across them), so "node js", "amazon" or "wikipedia canvassing" found no such title. It
@@ -70,18 +63,16 @@ word_joins = char_filter("word_joins", type="mapping", mappings=[f"{ch} => \\u00
 symbol_words = [char_filter(f.pop("name"), **f) for f in symbols.char_filters(conf.get().index.symbol_words)]
 CHAR_FILTERS = [*symbol_words, word_joins]
 
-# Matching for recall: stemmed, stop words removed, accents folded.
-english_text = analyzer(
-    "english_text",
-    tokenizer="standard",
-    char_filter=CHAR_FILTERS,
-    filter=[english_possessive, "lowercase", english_stop, "asciifolding", english_stemmer],
-)
-# The words as written in the blog (lowercased and folded, possessive 's dropped, stop words kept):
-# the exact tier of the query ranks them above stem-only matches, and the term suggesters propose
-# these words, so a reader is offered words they recognise, never stems. "Kirby's" is the word
-# "kirby" as written; without the possessive filter a reader typing "kirby" would miss it.
-exact_text = analyzer("exact_text", tokenizer="standard", char_filter=CHAR_FILTERS, filter=[english_possessive, "lowercase", "asciifolding"])
+# The two analyzers of every text field, their chains in the blog's language (search/languages.py):
+# matching for recall (stemmed, stop words removed, accents folded), and the words as written in
+# the blog (lowercased and folded, stop words kept, an English possessive or a French article
+# off). The exact tier of the query ranks the words as written above stem-only matches, and the
+# term suggesters and the dictionary read them, so a reader is offered words they recognise, never
+# stems. "Kirby's" is the word "kirby" as written; without the possessive filter a reader typing
+# "kirby" would miss it. The stemmed analyzer keeps its first name, `english_text`, in every
+# language: the indices of an English blog need no rebuild for the name.
+STEM_TEXT = "english_text"
+EXACT_TEXT = "exact_text"
 
 # The blog's synonym rules (search/synonyms.py) are applied by Elasticsearch, at search time only:
 # the rules are copied from PostgreSQL into a synonyms set (`PUT _synonyms/<prefix>-synonyms`),
@@ -100,14 +91,23 @@ def synonyms_set() -> str:
     return f"{conf.get().index.prefix}-synonyms"
 
 
-def synonym_analyzers() -> list:
-    blog_synonyms = token_filter("blog_synonyms", type="synonym_graph", synonyms_set=synonyms_set(), updateable=True, lenient=True)
-    stem = [english_possessive, "lowercase", english_stop, "asciifolding", blog_synonyms, english_stemmer]
-    exact = [english_possessive, "lowercase", "asciifolding", blog_synonyms]
-    return [
-        analyzer(STEM_SYNONYMS, tokenizer="standard", char_filter=CHAR_FILTERS, filter=stem),
-        analyzer(EXACT_SYNONYMS, tokenizer="standard", char_filter=CHAR_FILTERS, filter=exact),
-    ]
+def _filters(chain: list[tuple]) -> list:
+    """A chain of search/languages.py as the DSL's filters: a built-in one by its name."""
+    return [name if definition is None else token_filter(name, **definition) for name, definition in chain]
+
+
+def analyzers() -> list:
+    """The analyzers of an index in the blog's language: the two of every field and the two that
+    add the synonym rules, at search time only."""
+    language, english_stemmer = conf.get().index.language, conf.get().index.stemmer
+    blog_synonyms = ("blog_synonyms", {"type": "synonym_graph", "synonyms_set": synonyms_set(), "updateable": True, "lenient": True})
+    chains = {
+        STEM_TEXT: languages.stemmed_chain(language, english_stemmer),
+        EXACT_TEXT: languages.exact_chain(language),
+        STEM_SYNONYMS: languages.stemmed_chain(language, english_stemmer, synonyms=blog_synonyms),
+        EXACT_SYNONYMS: languages.exact_chain(language, synonyms=blog_synonyms),
+    }
+    return [analyzer(name, tokenizer="standard", char_filter=CHAR_FILTERS, filter=_filters(chain)) for name, chain in chains.items()]
 
 
 def searchable(**kwargs) -> Text:
@@ -117,8 +117,8 @@ def searchable(**kwargs) -> Text:
     The `exact` sub-field allows fielddata for one purpose: `reindex` reads the dictionary of the
     index's words from it (search/vocabulary.py) with a terms aggregation, one field at a time,
     then drops it again."""
-    exact = Text(analyzer=exact_text, fielddata=True)
-    return Text(analyzer=english_text, index_options="offsets", fields={EXACT: exact}, **kwargs)
+    exact = Text(analyzer=EXACT_TEXT, fielddata=True)
+    return Text(analyzer=STEM_TEXT, index_options="offsets", fields={EXACT: exact}, **kwargs)
 
 
 def stored() -> Keyword:
@@ -257,8 +257,8 @@ def index_definition(kind: str, name: str) -> Index:
         number_of_replicas=conf.get().index.replicas,
     )
     index.document(DOCUMENTS[kind])
-    for search_only in synonym_analyzers():
-        index.analyzer(search_only)
+    for defined in analyzers():
+        index.analyzer(defined)
     return index
 
 

@@ -4,16 +4,24 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.charfilter.HTMLStripCharFilter;
 import org.apache.lucene.analysis.charfilter.MappingCharFilter;
+import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.charfilter.NormalizeCharMap;
+import org.apache.lucene.analysis.de.GermanLightStemFilter;
+import org.apache.lucene.analysis.de.GermanMinimalStemFilter;
+import org.apache.lucene.analysis.de.GermanNormalizationFilter;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.en.EnglishMinimalStemFilter;
 import org.apache.lucene.analysis.en.EnglishPossessiveFilter;
 import org.apache.lucene.analysis.en.KStemFilter;
 import org.apache.lucene.analysis.en.PorterStemFilter;
+import org.apache.lucene.analysis.fr.FrenchAnalyzer;
+import org.apache.lucene.analysis.fr.FrenchLightStemFilter;
+import org.apache.lucene.analysis.fr.FrenchMinimalStemFilter;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
 import org.apache.lucene.analysis.ngram.EdgeNGramTokenFilter;
 import org.apache.lucene.analysis.pattern.PatternReplaceCharFilter;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
+import org.apache.lucene.analysis.util.ElisionFilter;
 import org.elasticsearch.Build;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
@@ -45,6 +53,8 @@ import org.elasticsearch.rest.RestStatus;
 import org.elasticsearch.synonyms.SynonymsManagementAPIService;
 import org.elasticsearch.xcontent.XContentBuilder;
 import org.tartarus.snowball.ext.EnglishStemmer;
+import org.tartarus.snowball.ext.FrenchStemmer;
+import org.tartarus.snowball.ext.GermanStemmer;
 
 import java.io.Reader;
 import java.util.Collection;
@@ -113,8 +123,8 @@ public class BlogSearchAnalysisPlugin extends Compat.ActionsPlugin implements An
         };
     }
 
-    /** The English languages of the full distribution's "stemmer" filter. */
-    static FilterFn englishStemmer(String language) {
+    /** The languages of the full distribution's "stemmer" filter that the project uses (English, German, French). */
+    static FilterFn stemmer(String language) {
         switch (language.toLowerCase(Locale.ROOT)) {
             case "english":
             case "porter":
@@ -128,10 +138,23 @@ public class BlogSearchAnalysisPlugin extends Compat.ActionsPlugin implements An
                 return EnglishPossessiveFilter::new;
             case "porter2":
                 return in -> new SnowballFilter(in, new EnglishStemmer());
+            case "german":
+                return in -> new SnowballFilter(in, new GermanStemmer());
+            case "light_german":
+                return GermanLightStemFilter::new;
+            case "minimal_german":
+                return GermanMinimalStemFilter::new;
+            case "french":
+                return in -> new SnowballFilter(in, new FrenchStemmer());
+            case "light_french":
+                return FrenchLightStemFilter::new;
+            case "minimal_french":
+                return FrenchMinimalStemFilter::new;
             default:
                 throw new IllegalArgumentException(
                     "stemmer language [" + language + "] is not supported by the development plugin; "
-                        + "use one of english, porter, light_english, kstem, minimal_english, possessive_english, porter2"
+                        + "use one of english, porter, light_english, kstem, minimal_english, possessive_english, porter2, "
+                        + "german, light_german, minimal_german, french, light_french, minimal_french"
                 );
         }
     }
@@ -155,14 +178,26 @@ public class BlogSearchAnalysisPlugin extends Compat.ActionsPlugin implements An
             "kstem", (indexSettings, env, name, settings) -> filter(name, settings, KStemFilter::new),
             "snowball", (indexSettings, env, name, settings) -> {
                 String language = settings.get("language", "English");
-                if (language.equalsIgnoreCase("English") == false) {
-                    throw new IllegalArgumentException("snowball language [" + language + "] is not supported by the development plugin");
-                }
-                return filter(name, settings, in -> new SnowballFilter(in, new EnglishStemmer()));
+                return switch (language.toLowerCase(Locale.ROOT)) {
+                    case "english" -> filter(name, settings, in -> new SnowballFilter(in, new EnglishStemmer()));
+                    case "german" -> filter(name, settings, in -> new SnowballFilter(in, new GermanStemmer()));
+                    case "french" -> filter(name, settings, in -> new SnowballFilter(in, new FrenchStemmer()));
+                    default -> throw new IllegalArgumentException(
+                        "snowball language [" + language + "] is not supported by the development plugin"
+                    );
+                };
             },
             "stemmer", (indexSettings, env, name, settings) -> {
                 String language = settings.get("language", settings.get("name", "english"));
-                return filter(name, settings, englishStemmer(language));
+                return filter(name, settings, stemmer(language));
+            },
+            "german_normalization", (indexSettings, env, name, settings) -> filter(name, settings, GermanNormalizationFilter::new),
+            "elision", (indexSettings, env, name, settings) -> {
+                // As the full distribution: French articles by default; a list of one's own matches case unless articles_case.
+                List<String> articles = settings.getAsList("articles");
+                boolean ignoreCase = settings.getAsBoolean("articles_case", false);
+                CharArraySet set = articles.isEmpty() ? FrenchAnalyzer.DEFAULT_ARTICLES : new CharArraySet(articles, ignoreCase);
+                return filter(name, settings, in -> new ElisionFilter(in, set));
             },
             "asciifolding", (indexSettings, env, name, settings) -> {
                 boolean preserveOriginal = settings.getAsBoolean("preserve_original", false);

@@ -1,0 +1,95 @@
+"""A blog's language (SEARCH["LANGUAGE"], search/languages.py; issue 53): the analyzers, the stop
+words of the `match` fallback, and a German and a French blog searched with their own stemmers."""
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.urls import reverse
+
+from search import conf, languages
+from search.aliases import alias_name
+from search.stopwords import is_stop_word, stop_words
+from tests.factories import make_post
+
+
+def test_each_language_has_its_chains():
+    assert [name for name, _ in languages.stemmed_chain("en", "light_english")] == [
+        "english_possessive",
+        "lowercase",
+        "english_stop",
+        "asciifolding",
+        "english_stemmer",
+    ]
+    assert [name for name, _ in languages.stemmed_chain("de", "light_english")] == [
+        "lowercase",
+        "german_stop",
+        "german_normalization",
+        "asciifolding",
+        "german_stemmer",
+    ]
+    assert dict(languages.stemmed_chain("fr", "light_english"))["french_stemmer"] == {"type": "stemmer", "language": "light_french"}
+    assert [name for name, _ in languages.exact_chain("fr")] == ["french_elision", "lowercase", "asciifolding"]
+    with pytest.raises(ValueError, match="language must be one of"):
+        languages.exact_chain("xx")
+
+
+def test_stop_words_stand_accented_and_folded():
+    assert {"für", "fur", "wie", "ich"} <= set(stop_words("de"))
+    assert {"où", "ou", "comment", "les"} <= set(stop_words("fr"))
+    assert "wie" not in stop_words("en") and "the" in stop_words("en")
+
+
+def test_the_fallback_drops_the_stop_words_of_the_blogs_language(settings):
+    assert is_stop_word("the") and not is_stop_word("wie")
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": "de"}
+    assert is_stop_word("wie") and is_stop_word("Ich") and not is_stop_word("the")
+
+
+def test_an_unknown_language_is_refused():
+    with pytest.raises(ImproperlyConfigured, match="LANGUAGE must be one of"):
+        conf.build({"LANGUAGE": "xx"})
+
+
+def _tokens(es, analyzer: str, text: str) -> list[str]:
+    return [t["token"] for t in es.indices.analyze(index=alias_name("posts"), analyzer=analyzer, text=text)["tokens"]]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "text", "stemmed", "exact"),
+    [
+        (
+            "de",
+            "Die Datenbankmigrationen der Häuser, größer",
+            ["datenbankmigration", "haus", "gross"],
+            ["die", "datenbankmigrationen", "der", "hauser", "grosser"],
+        ),
+        ("fr", "L'avion d'Air France et les voitures", ["avion", "air", "franc", "voitur"], ["avion", "air", "france", "et", "les", "voitures"]),
+        ("en", "How to use Firefox's Extensions", ["use", "firefox", "extension"], ["how", "to", "use", "firefox", "extensions"]),
+    ],
+)
+def test_the_index_analyzes_in_the_blogs_language(es, build_index, settings, language, text, stemmed, exact):
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": language}
+    make_post("Erster Beitrag", "Text.")
+    build_index()
+    assert _tokens(es, "english_text", text) == stemmed
+    assert _tokens(es, "exact_text", text) == exact
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "posts", "query", "title"),
+    [
+        # An inflected form of a word the blog holds, found by the stemmed fields.
+        ("de", [("Testen von generiertem Code in Haskell", "Wie man Code prüft."), ("Ein Streifzug durch TypeScript", "Typen.")], "generierte", "Testen"),
+        ("fr", [("Les voitures de Renault", "Une histoire."), ("La tarte tatin", "Une recette.")], "voiture", "Les voitures"),
+        # An article elided onto a word: "l'avion" is the word "avion".
+        ("fr", [("Voyage en avion", "Paris."), ("Une recette", "Tarte.")], "l'avion", "Voyage"),
+    ],
+)
+def test_a_blog_in_german_or_french_finds_the_forms_of_its_words(client, build_index, settings, language, posts, query, title):
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": language, "CACHE_SECONDS": 0}
+    for post_title, body in posts:
+        make_post(post_title, body)
+    build_index()
+    results = client.get(reverse("search:api"), {"q": query + " "}).json()["results"]
+    assert results and results[0]["title"].startswith(title)
