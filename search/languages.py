@@ -63,3 +63,24 @@ def exact_chain(language: str, *, synonyms: tuple | None = None) -> list[tuple]:
     _check(language)
     head = {"en": [POSSESSIVE], "de": [], "fr": [ELISION]}[language]
     return [*head, LOWERCASE, FOLDING, *([synonyms] if synonyms else [])]
+
+
+# The inflectional endings of a language, longest first (issue 53, item 2). A German or French
+# word the blog holds in another form ("tartes" beside "tarte", "generierte" beside "generiertem")
+# is no typo: the stemmed fields find it as typed, so it is not corrected.
+ENDINGS = {"de": ("ern", "em", "en", "er", "es", "e", "n", "s"), "fr": ("es", "e", "s", "x")}
+# The shortest base an ending is taken from: "des" is no "de" plus "s".
+MIN_BASE = 4
+
+
+def other_forms(word: str, language: str) -> list[str]:
+    """The forms of `word` the blog may hold instead: its base without one ending of the language,
+    and the base with each ending. None for English, whose plural rule lives in the corrections."""
+    endings = ENDINGS.get(language, ())
+    bases = {word} | {word[: -len(e)] for e in endings if word.endswith(e) and len(word) - len(e) >= MIN_BASE}
+    return sorted({form for base in bases for form in (base, *(base + e for e in endings))} - {word})
+
+
+def another_form_held(word: str, language: str, held) -> bool:
+    """Whether the blog holds another form of `word` in its language (`held(form)`: the dictionary)."""
+    return any(held(form) for form in other_forms(word, language))

@@ -93,3 +93,36 @@ def test_a_blog_in_german_or_french_finds_the_forms_of_its_words(client, build_i
     build_index()
     results = client.get(reverse("search:api"), {"q": query + " "}).json()["results"]
     assert results and results[0]["title"].startswith(title)
+
+
+def test_the_other_forms_of_a_word_are_its_base_and_endings():
+    assert "tarte" in languages.other_forms("tartes", "fr") and "voitures" in languages.other_forms("voiture", "fr")
+    assert "generiertem" in languages.other_forms("generierte", "de")
+    assert languages.other_forms("tartes", "en") == []  # English keeps its plural rule (corrections.py)
+    assert "de" not in languages.other_forms("des", "fr")  # no base under four letters
+    assert languages.another_form_held("tartes", "fr", {"tarte", "tatin"}.__contains__)
+    assert not languages.another_form_held("tartex", "de", {"tarte"}.__contains__)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "posts", "query"),
+    [
+        ("fr", [("La tarte tatin", "Une recette."), ("Les voitures de Renault", "Une histoire.")], "tartes tatin"),
+        ("fr", [("Les voitures de Renault", "Une histoire."), ("La tarte tatin", "Une recette.")], "voiture renault"),
+        ("de", [("Testen von generiertem Code", "Wie man prüft."), ("Ein Streifzug durch TypeScript", "Typen.")], "generierte code"),
+    ],
+)
+def test_an_inflected_form_of_a_word_the_blog_holds_is_searched_as_typed(client, build_index, settings, language, posts, query):
+    """On a7e81f5 each was "Showing results for tarte tatin", "voitures renault", "generiertem code"."""
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": language, "CACHE_SECONDS": 0}
+    for post_title, body in posts:
+        make_post(post_title, body)
+    build_index()
+    data = client.get(reverse("search:api"), {"q": query + " "}).json()
+    assert data["showing_for"] == ""
+    assert data["results"][0]["title"] == posts[0][0]
+
+
+def test_a_typo_is_still_corrected_in_a_french_blog():
+    assert not languages.another_form_held("voitrue", "fr", {"voiture", "voitures"}.__contains__)

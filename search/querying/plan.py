@@ -14,7 +14,7 @@ before any request:
 `choose_alternatives` turns the suggestions (either source, or the word cache's copy) into alternatives.
 """
 
-from search import symbols
+from search import languages, symbols
 from search.alternative import Alternative
 from search.conf import SearchSettings
 from search.querying import candidates, facets, groups, syntax
@@ -131,6 +131,8 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
     word ("c#": search/symbols.py) is never corrected: it is typed on purpose, and its token is
     no word a reader would recognise as a correction."""
     min_length = cfg.ranking.suggester.min_word_length
+    # Held by any document: the stemmed fields then find another form of it as typed.
+    held = (lambda w: known.counts(w) is not None) if hasattr(known, "counts") else known.__contains__
     out = []
     for i, (start, end, word) in enumerate(words(query)):
         if len(out) >= cfg.ranking.max_suggest_words:
@@ -142,6 +144,8 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
         if word.isascii() and word.isalnum():
             if len(word) < min_length or any(ch.isdigit() for ch in word) or word in known:
                 continue
+            if languages.another_form_held(word.lower(), cfg.index.language, held):
+                continue  # "tartes" beside "tarte": an inflection the stemmed fields find as typed
         elif one_joined_token(word) and word in known:
             continue
         out.append(i)
