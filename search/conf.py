@@ -244,7 +244,7 @@ class RankingSettings:
     two_slips_min_length: int = _doc("... and by two slips (neighbouring keys, swaps, letters dropped or doubled) only from this length.", 7)
     split_min_part: int = _doc("... and split in two words only when each has this many letters.", 3)
     real_word_min_zipf: float = _doc(
-        "A word the index lacks that English uses this often (wordfreq's Zipf scale, 3 to 8; search/realwords.py) is a real word: "
+        "A word the index lacks that the blog's language uses this often (wordfreq's Zipf scale, 3 to 8; search/realwords.py) is a real word: "
         "offered as 'Did you mean', never corrected in the reader's place. 0 turns it off.",
         3.0,
         env="SEARCH_REAL_WORD_MIN_ZIPF",

@@ -1,4 +1,4 @@
-"""Real English words, to tell a word the blog lacks from a typo (issue 36).
+"""Real words of the blog's language, to tell a word the blog lacks from a typo (issues 36, 53).
 
 A reader who types "unity", "orchestra" or "lobster" on a blog that never used them typed a real
 word, not a typo of "unit", "orchestrate" or "lobste": rewriting it shows confidently wrong
@@ -11,6 +11,10 @@ you mean ...?"; a rarer one, from `ranking.rare_word_min_zipf` (2), only by a sl
 (search/querying/corrections.py). Common misspellings sit in that band ("recieve", "seperate"
 are near 2.8), and a slip or a sound-alike still corrects them; "cobol" and "kotlin" stay.
 
+A German or French blog (SEARCH["LANGUAGE"]) reads real_words_de or real_words_fr, the same
+export of wordfreq's list for that language, its words folded as the analyzers fold them
+("müller": muller): a correct German word the blog lacks is then no typo either.
+
 Why the list is searched in place: its lines ("<word> <Zipf x 100>", in byte order) stay one
 bytes object, read on first use, and a lookup is a binary search over it (~9 us; only words the
 blog lacks are looked up). The list takes ~1 MB a process, where a set of the words would take
@@ -21,21 +25,21 @@ import functools
 import gzip
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data" / "real_words_en.txt.gz"
+DATA = Path(__file__).resolve().parent / "data"
 
 
 @functools.cache
-def _lines() -> bytes:
-    """The list, between newlines: every line starts after one and ends before one."""
-    return b"\n" + gzip.decompress(DATA.read_bytes())
+def _lines(language: str) -> bytes:
+    """The language's list, between newlines: every line starts after one and ends before one."""
+    return b"\n" + gzip.decompress((DATA / f"real_words_{language}.txt.gz").read_bytes())
 
 
-def zipf(word: str) -> float:
-    """How often English uses `word` (lowercase ASCII letters) on wordfreq's Zipf scale; 0 when
-    the list does not hold it (under 3, or not a word)."""
+def zipf(word: str, language: str = "en") -> float:
+    """How often `language` uses `word` (lowercase ASCII letters, folded) on wordfreq's Zipf
+    scale; 0 when the list does not hold it (under 2, or not a word)."""
     if not (word.isascii() and word.isalpha()):
         return 0.0
-    key, lines = word.encode(), _lines()
+    key, lines = word.encode(), _lines(language)
     lo, hi = 0, len(lines) - 1  # the lines starting after lines[lo] and before lines[hi], both newlines
     while lo < hi:
         start = lines.rfind(b"\n", lo, (lo + hi) // 2 + 1)  # the line around the middle
@@ -50,6 +54,6 @@ def zipf(word: str) -> float:
     return 0.0
 
 
-def is_real(word: str, min_zipf: float) -> bool:
-    """Whether English uses `word` at least `min_zipf` (0: never: the check is off)."""
-    return min_zipf > 0 and zipf(word.lower()) >= min_zipf
+def is_real(word: str, min_zipf: float, language: str = "en") -> bool:
+    """Whether `language` uses `word` at least `min_zipf` (0: never: the check is off)."""
+    return min_zipf > 0 and zipf(word.lower(), language) >= min_zipf

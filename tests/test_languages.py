@@ -126,3 +126,27 @@ def test_an_inflected_form_of_a_word_the_blog_holds_is_searched_as_typed(client,
 
 def test_a_typo_is_still_corrected_in_a_french_blog():
     assert not languages.another_form_held("voitrue", "fr", {"voiture", "voitures"}.__contains__)
+
+
+@pytest.mark.parametrize(
+    ("language", "real", "not_real"),
+    [("de", ["muller", "haus", "schnell"], ["hsus", "schnlel"]), ("fr", ["voiture", "cafe", "ete"], ["voitrue", "cfae"])],
+)
+def test_each_language_has_its_real_words_folded(language, real, not_real):
+    from search import realwords
+
+    assert all(realwords.is_real(w, 3.0, language) for w in real)
+    assert not any(realwords.is_real(w, 2.0, language) for w in not_real)
+    assert not realwords.is_real("voiture", 3.0, "en")
+
+
+@pytest.mark.django_db
+def test_a_german_word_the_blog_lacks_is_not_rewritten(client, build_index, settings):
+    """On e3e1b7b "kuchen" (cake) was "Showing results for kochen" (cooking): English's list cannot
+    tell a German word from a typo. The German list knows both."""
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": "de", "CACHE_SECONDS": 0}
+    make_post("Kochen mit Gemüse", "Ein Rezept.")
+    make_post("Kochen für Kinder", "Noch ein Rezept.")
+    build_index()
+    data = client.get(reverse("search:api"), {"q": "kuchen "}).json()
+    assert data["showing_for"] == ""

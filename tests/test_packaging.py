@@ -73,6 +73,8 @@ def test_the_wheel_holds_the_app_and_its_extension_only(wheel):
         "search/migrations/0005_versions_and_outbox_triggers.py",
         "search/management/commands/reindex.py",
         "search/data/real_words_en.txt.gz",
+        "search/data/real_words_de.txt.gz",
+        "search/data/real_words_fr.txt.gz",
     ):
         assert expected in names, expected
     assert [n for n in names if n.startswith("search/_lexicon.") and n.endswith(".so")], "the compiled extension is missing"

@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from search import realwords
 
-LISTED = dict((w, int(z) / 100) for w, z in (line.split() for line in gzip.decompress(realwords.DATA.read_bytes()).decode().splitlines()))
+_TEXT = gzip.decompress((realwords.DATA / "real_words_en.txt.gz").read_bytes()).decode()
+LISTED = dict((w, int(z) / 100) for w, z in (line.split() for line in _TEXT.splitlines()))
 
 
 def test_every_listed_word_is_found_with_its_frequency():

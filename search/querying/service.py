@@ -379,8 +379,8 @@ def _judge(dictionary, cfg) -> corrections.Judge:
     return corrections.Judge(
         absent=lambda word: dictionary is None or dictionary.counts(word) is None,
         held=None if dictionary is None else lambda word: vocabulary.documents_holding(dictionary.counts(word) or vocabulary.NO_COUNTS),
-        real=lambda word: realwords.is_real(word, ranking.real_word_min_zipf),
-        rare=lambda word: realwords.is_real(word, ranking.rare_word_min_zipf),
+        real=lambda word: realwords.is_real(word, ranking.real_word_min_zipf, cfg.index.language),
+        rare=lambda word: realwords.is_real(word, ranking.rare_word_min_zipf, cfg.index.language),
         ranking=ranking,
     )
 
