@@ -74,6 +74,11 @@ class TypoCosts:
         'Two words typed as one, a space put back ("aspnet": asp net); as much as any other letter, so "jango" stays django, not "jan go".',
         1.0,
     )
+    keyboard: str = _doc(
+        "Whose neighbouring keys are slips: qwerty, qwertz or azerty. Unless set, the blog's language's (QWERTZ for de, AZERTY for fr).",
+        "qwerty",
+        choices=("qwerty", "qwertz", "azerty"),
+    )
 
 
 @dataclass(frozen=True)
@@ -512,7 +517,15 @@ def build(overrides: Mapping, *, elasticsearch: Mapping | None = None) -> Search
             messages.append(f"settings.{source}: " + "; ".join(problems))
     if messages:
         raise ImproperlyConfigured(" / ".join(messages))
-    return SearchSettings(**{group: classes[group](**changes[group]) for group in classes})
+    built = SearchSettings(**{group: classes[group](**changes[group]) for group in classes})
+    if "keyboard" not in (overrides.get("TYPO_COSTS") or {}):  # the blog's language's keyboard
+        costs = replace(built.ranking.typo_costs, keyboard=KEYBOARDS[built.index.language])
+        built = replace(built, ranking=replace(built.ranking, typo_costs=costs))
+    return built
+
+
+# The keyboard each language's readers type on (TypoCosts.keyboard).
+KEYBOARDS = {"en": "qwerty", "de": "qwertz", "fr": "azerty"}
 
 
 _lock = threading.Lock()

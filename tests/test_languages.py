@@ -150,3 +150,24 @@ def test_a_german_word_the_blog_lacks_is_not_rewritten(client, build_index, sett
     build_index()
     data = client.get(reverse("search:api"), {"q": "kuchen "}).json()
     assert data["showing_for"] == ""
+
+
+def test_the_keyboard_follows_the_language_unless_set():
+    assert conf.build({}).ranking.typo_costs.keyboard == "qwerty"
+    assert conf.build({"LANGUAGE": "de"}).ranking.typo_costs.keyboard == "qwertz"
+    assert conf.build({"LANGUAGE": "fr"}).ranking.typo_costs.keyboard == "azerty"
+    assert conf.build({"LANGUAGE": "fr", "TYPO_COSTS": {"keyboard": "qwerty"}}).ranking.typo_costs.keyboard == "qwerty"
+
+
+def test_a_neighbouring_key_is_the_readers_keyboards():
+    from dataclasses import replace
+
+    from search.querying.corrections import sure
+    from search.querying.typo_model import COSTS, typo_cost
+
+    qwertz, azerty = replace(COSTS, keyboard="qwertz"), replace(COSTS, keyboard="azerty")
+    # "t" sits beside "z" on a German keyboard, "m" beside "l" on a French one.
+    assert typo_cost("teit", "zeit", qwertz) < typo_cost("teit", "zeit", COSTS)
+    assert typo_cost("samut", "salut", azerty) < typo_cost("samut", "salut", COSTS)
+    shape = {"weak_min_length": 6, "two_min_length": 8}
+    assert sure("teit", "zeit", **shape, keyboard="qwertz") and not sure("teit", "zeit", **shape)

@@ -37,7 +37,7 @@ import functools
 from dataclasses import dataclass, replace
 
 from search.alternative import Alternative
-from search.querying.typo_model import KEY, SOUND_FAR_MIN_LENGTH, SOUND_MAX_EDITS, osa, osa_alignments, sounds_alike
+from search.querying.typo_model import KEY, SOUND_FAR_MIN_LENGTH, SOUND_MAX_EDITS, keys_of, osa, osa_alignments, sounds_alike
 from search.stopwords import is_stop_word
 from search.words import key_word, words
 
@@ -45,8 +45,8 @@ from search.words import key_word, words
 REAL_WORD_IN_CONTEXT = 6
 
 
-def _adjacent(a: str, b: str) -> bool:
-    ka, kb = KEY.get(a), KEY.get(b)
+def _adjacent(a: str, b: str, keys: dict = KEY) -> bool:
+    ka, kb = keys.get(a), keys.get(b)
     return ka is not None and kb is not None and a != b and abs(ka[0] - kb[0]) <= 1 and abs(ka[1] - kb[1]) <= 1
 
 
@@ -59,38 +59,38 @@ def _single(word: str) -> str:
     return "".join(ch for i, ch in enumerate(word) if i == 0 or word[i - 1] != ch)
 
 
-def _one_edit(typed: str, candidate: str) -> tuple[bool, int]:
+def _one_edit(typed: str, candidate: str, keys: dict = KEY) -> tuple[bool, int]:
     """(whether the one edit from `typed` to `candidate` is strong, where it is)."""
     if len(typed) < len(candidate):  # a letter dropped
         return True, next((i for i, (x, y) in enumerate(zip(typed, candidate, strict=False)) if x != y), len(typed))
     if len(typed) > len(candidate):  # an extra letter: strong when doubled or next to a neighbour's key
         i = next(i for i in range(len(typed)) if typed[:i] + typed[i + 1 :] == candidate)
         near = typed[max(0, i - 1) : i] + typed[i + 1 : i + 2]
-        return any(ch == typed[i] or _adjacent(ch, typed[i]) for ch in near), i
+        return any(ch == typed[i] or _adjacent(ch, typed[i], keys) for ch in near), i
     i = next(i for i, (x, y) in enumerate(zip(typed, candidate, strict=True)) if x != y)
     swapped = i + 1 < len(typed) and typed[i] == candidate[i + 1] and typed[i + 1] == candidate[i]
-    return swapped or _adjacent(typed[i], candidate[i]), i
+    return swapped or _adjacent(typed[i], candidate[i], keys), i
 
 
-def _slip(typed: str, candidate: str, edit: tuple[str, int, int]) -> bool:
+def _slip(typed: str, candidate: str, edit: tuple[str, int, int], keys: dict = KEY) -> bool:
     """Whether one edit of an alignment is a slip: a key next to the right one, two letters
     swapped, a letter dropped, or an extra letter that doubles a neighbour or sits next to its key."""
     kind, i, j = edit
     if kind in ("swap", "drop"):
         return True
     if kind == "sub":
-        return _adjacent(typed[i], candidate[j])
+        return _adjacent(typed[i], candidate[j], keys)
     near = typed[max(0, i - 1) : i] + typed[i + 1 : i + 2]
-    return any(ch == typed[i] or _adjacent(ch, typed[i]) for ch in near)
+    return any(ch == typed[i] or _adjacent(ch, typed[i], keys) for ch in near)
 
 
 @functools.lru_cache(maxsize=4096)  # pure, ~0.1 ms; the words of a query being typed come back at every keystroke
-def two_slips(typed: str, candidate: str) -> bool:
+def two_slips(typed: str, candidate: str, keyboard: str = "qwerty") -> bool:
     """Whether `candidate` is two edits from `typed`, each a slip ("minumun": minimum, two
     neighbouring keys; "polical": political, two letters dropped), the first letter kept: two
     letters more or less at the start make another word ("pyright" is no "copyright")."""
     return typed[:1] == candidate[:1] and any(
-        len(path) == 2 and all(_slip(typed, candidate, edit) for edit in path) for path in osa_alignments(typed, candidate)
+        len(path) == 2 and all(_slip(typed, candidate, edit, keys_of(keyboard)) for edit in path) for path in osa_alignments(typed, candidate)
     )
 
 
@@ -103,6 +103,7 @@ def sure(
     sound_min_length: int = 5,
     two_slips_min_length: int = 7,
     slips_only: bool = False,
+    keyboard: str = "qwerty",
 ) -> bool:
     """Whether `candidate` is a sure correction of the word `typed` (module docstring, step 4).
     With `slips_only` (a rare real word: step 5) only a slip or a sound-alike one edit away is
@@ -120,14 +121,14 @@ def sure(
         return True
     if n == 2 and (candidate.startswith(typed) or typed.startswith(candidate)):
         return False  # two letters more or less at the end: another word ("eleventy", "alpinejs"), not a typo
-    if n == 2 and not slips_only and len(typed) >= two_slips_min_length and two_slips(typed, candidate):
+    if n == 2 and not slips_only and len(typed) >= two_slips_min_length and two_slips(typed, candidate, keyboard):
         return True  # two slips ("hnalder": handler, "opemess": openness)
     if n > 1:
         # Two edits from `two_min_length` letters, or at any length when both double or undouble a
         # letter, the misspelling people make most ("ocassion", "tommorow"): a slip, for a rare
         # real word too.
         return n == 2 and ((len(typed) >= two_min_length and not slips_only) or _single(typed) == _single(candidate))
-    strong, at = _one_edit(typed, candidate)
+    strong, at = _one_edit(typed, candidate, keys_of(keyboard))
     return strong or (not slips_only and len(typed) >= weak_min_length and at > 0)
 
 
@@ -288,6 +289,7 @@ class Judge:
             two_min_length=r.two_typos_min_length,
             sound_min_length=r.sound_min_length,
             two_slips_min_length=r.two_slips_min_length,
+            keyboard=r.typo_costs.keyboard,
             split_min_part=r.split_min_part,
         )
 

@@ -18,19 +18,32 @@ import functools
 from search import sounds
 from search.conf import TypoCosts
 
-# The typo model's keyboard: its edit costs are settings (search/conf.py TypoCosts).
-QWERTY = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-KEY = {ch: (r, c) for r, row in enumerate(QWERTY) for c, ch in enumerate(row)}
+# The typo model's keyboards (TypoCosts.keyboard; the blog's language picks one): its edit costs
+# are settings (search/conf.py TypoCosts).
+LAYOUTS = {
+    "qwerty": ("qwertyuiop", "asdfghjkl", "zxcvbnm"),
+    "qwertz": ("qwertzuiop", "asdfghjkl", "yxcvbnm"),
+    "azerty": ("azertyuiop", "qsdfghjklm", "wxcvbn"),
+}
+QWERTY = LAYOUTS["qwerty"]
+KEYS = {name: {ch: (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row)} for name, rows in LAYOUTS.items()}
+KEY = KEYS["qwerty"]
 VOWELS = frozenset("aeiouy")
-COSTS = TypoCosts()  # the defaults, which the site runs unless settings.SEARCH overrides them
+COSTS = TypoCosts()  # the defaults, which an English site runs unless settings.SEARCH overrides them
 
 
-def _near_key(a: str, b: str) -> bool:
-    ka, kb = KEY.get(a), KEY.get(b)
+def keys_of(keyboard: str) -> dict:
+    """The key positions of a keyboard (TypoCosts.keyboard)."""
+    return KEYS[keyboard]
+
+
+def near_key(a: str, b: str, keys: dict = KEY) -> bool:
+    """Whether two letters sit on the same or neighbouring keys."""
+    ka, kb = keys.get(a), keys.get(b)
     return ka is not None and kb is not None and abs(ka[0] - kb[0]) <= 1 and abs(ka[1] - kb[1]) <= 1
 
 
-def _indels(s: str, doubled: float, insert_delete: float, stray: float | None = None) -> list[float]:
+def _indels(s: str, doubled: float, insert_delete: float, stray: float | None = None, keys: dict = KEY) -> list[float]:
     """[k]: the cost of dropping or adding s[k - 1], cheap when it doubles a neighbour. With
     `stray` (the typed word's own letters), a letter that neither doubles a neighbour nor sits next
     to one's key costs that: a key hit by mistake lands near the intended one ("jurny" is rather
@@ -40,7 +53,7 @@ def _indels(s: str, doubled: float, insert_delete: float, stray: float | None = 
         ch, before, after = s[k - 1], s[k - 2] if k >= 2 else "", s[k] if k < len(s) else ""
         if ch == before or ch == after:
             out.append(doubled)
-        elif stray is None or _near_key(ch, before) or _near_key(ch, after):
+        elif stray is None or near_key(ch, before, keys) or near_key(ch, after, keys):
             out.append(insert_delete)
         else:
             out.append(stray)
@@ -64,14 +77,15 @@ def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     doubled, insert_delete, transpose = costs.doubled, costs.insert_delete, costs.transpose
     adjacent_key, vowel, substitute = costs.adjacent_key, costs.vowel, costs.substitute
 
-    indel_a, indel_b = _indels(a, doubled, insert_delete, costs.stray), _indels(b, doubled, insert_delete)
+    keys = keys_of(costs.keyboard)
+    indel_a, indel_b = _indels(a, doubled, insert_delete, costs.stray, keys), _indels(b, doubled, insert_delete)
     prev2: list[float] = []
     prev = [0.0] * (m + 1)
     for j in range(1, m + 1):
         prev[j] = prev[j - 1] + indel_b[j] + first
     for i in range(1, n + 1):
         ai = a[i - 1]
-        ai_key = KEY.get(ai)
+        ai_key = keys.get(ai)
         ai_vowel = ai in VOWELS
         first_i = first if i == 1 else 0.0
         drop = indel_a[i]
@@ -81,7 +95,7 @@ def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
             if ai == bj:
                 diagonal = prev[j - 1] + 0.0
             else:
-                bj_key = KEY.get(bj)
+                bj_key = keys.get(bj)
                 if ai_key is not None and bj_key is not None and abs(ai_key[0] - bj_key[0]) <= 1 and abs(ai_key[1] - bj_key[1]) <= 1:
                     sub = adjacent_key
                 elif ai_vowel and bj in VOWELS:
