@@ -60,7 +60,7 @@ class TypoCosts:
     they type an arbitrary other letter, and rarely get the first letter wrong."""
 
     substitute: float = _doc("Any other letter in place of the typed one.", 1.0)
-    adjacent_key: float = _doc("A letter next to it on a QWERTY keyboard.", 0.75)
+    adjacent_key: float = _doc("A letter next to it on the readers' keyboard (keyboard, below).", 0.75)
     vowel: float = _doc("A vowel for another vowel.", 0.8)
     insert_delete: float = _doc("A letter added or dropped.", 0.85)
     stray: float = _doc("A letter added that neither doubles a neighbour nor sits next to one's key (a stray key).", 1.0)
@@ -255,7 +255,7 @@ class RankingSettings:
         env="SEARCH_REAL_WORD_MIN_ZIPF",
     )
     rare_word_min_zipf: float = _doc(
-        "A word the index lacks that English uses this often, but less than real_word_min_zipf, is a rare real word (cobol, kotlin; "
+        "A word the index lacks that the blog's language uses this often, but less than real_word_min_zipf, is a rare real word (cobol, kotlin; "
         "also the misspellings people make most): corrected only by a slip or a sound-alike. 0 turns it off.",
         2.0,
     )

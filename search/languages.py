@@ -15,7 +15,7 @@ lacks from devservices/es-plugin. The stop words come from search/stopwords.py, 
 `match` fallback drops too.
 """
 
-from search.stopwords import LANGUAGES, stop_words
+from search.stopwords import LANGUAGES, analyzer_stop_words
 
 # The stemmer of each language's matching chain, as Elasticsearch's language analyzers use.
 STEMMERS = {"de": "light_german", "fr": "light_french"}
@@ -39,7 +39,7 @@ def _check(language: str) -> None:
 
 def stop(language: str) -> tuple[str, dict]:
     _check(language)
-    return f"{_NAMES[language]}_stop", {"type": "stop", "stopwords": list(stop_words(language))}
+    return f"{_NAMES[language]}_stop", {"type": "stop", "stopwords": list(analyzer_stop_words(language))}
 
 
 def stemmer(language: str, english_stemmer: str) -> tuple[str, dict]:
@@ -50,12 +50,12 @@ def stemmer(language: str, english_stemmer: str) -> tuple[str, dict]:
 def stemmed_chain(language: str, english_stemmer: str, *, synonyms: tuple | None = None) -> list[tuple]:
     """The matching chain; `synonyms` (a filter) goes after the folding, before the stemmer: a
     stop filter after a graph filter breaks the graph (search/documents.py)."""
-    head = {
-        "en": [POSSESSIVE, LOWERCASE, stop("en"), FOLDING],
-        "de": [LOWERCASE, stop("de"), GERMAN_NORMALIZATION, FOLDING],
-        "fr": [ELISION, LOWERCASE, stop("fr"), FOLDING],
-    }[language]
-    return [*head, *([synonyms] if synonyms else []), stemmer(language, english_stemmer)]
+    _check(language)
+    extra = [synonyms] if synonyms else []
+    if language == "fr":  # the light French stemmer reads accents ("-ère", "-ième"): fold after it
+        return [ELISION, LOWERCASE, stop("fr"), *extra, stemmer("fr", english_stemmer), FOLDING]
+    head = {"en": [POSSESSIVE, LOWERCASE, stop("en"), FOLDING], "de": [LOWERCASE, stop("de"), GERMAN_NORMALIZATION, FOLDING]}[language]
+    return [*head, *extra, stemmer(language, english_stemmer)]
 
 
 def exact_chain(language: str, *, synonyms: tuple | None = None) -> list[tuple]:
@@ -65,20 +65,31 @@ def exact_chain(language: str, *, synonyms: tuple | None = None) -> list[tuple]:
     return [*head, LOWERCASE, FOLDING, *([synonyms] if synonyms else [])]
 
 
-# The inflectional endings of a language, longest first (issue 53, item 2). A German or French
-# word the blog holds in another form ("tartes" beside "tarte", "generierte" beside "generiertem")
-# is no typo: the stemmed fields find it as typed, so it is not corrected.
-ENDINGS = {"de": ("ern", "em", "en", "er", "es", "e", "n", "s"), "fr": ("es", "e", "s", "x")}
+# The inflectional endings of a language that its light stemmer strips, longest first (issue 53,
+# item 2). A German or French word the blog holds in another form ("tartes" beside "tarte",
+# "generierte" beside "generiertem") is no typo: the stemmed fields find it as typed, so it is not
+# corrected. Only endings both forms lose to the same stem: German's stemmer strips an "-s" only
+# after these letters ("autos" keeps it) and never a lone "-n"; a typed word is only ever read
+# without its ending, never as a base ("voitur" is a typo of "voiture", whose stem is another).
+ENDINGS = {"de": ("ern", "em", "en", "er", "es", "e", "s"), "fr": ("es", "e", "s", "x")}
+GERMAN_S_AFTER = frozenset("bdfghklmnrt")
 # The shortest base an ending is taken from: "des" is no "de" plus "s".
 MIN_BASE = 4
 
 
+def _strips(word: str, ending: str, language: str) -> bool:
+    if not word.endswith(ending) or len(word) - len(ending) < MIN_BASE:
+        return False
+    return not (language == "de" and ending == "s" and word[-2] not in GERMAN_S_AFTER)
+
+
 def other_forms(word: str, language: str) -> list[str]:
-    """The forms of `word` the blog may hold instead: its base without one ending of the language,
-    and the base with each ending. None for English, whose plural rule lives in the corrections."""
+    """The forms of `word` the blog may hold instead: the word without one ending of the language,
+    and that base with each ending. None for English, whose plural rule lives in the corrections."""
     endings = ENDINGS.get(language, ())
-    bases = {word} | {word[: -len(e)] for e in endings if word.endswith(e) and len(word) - len(e) >= MIN_BASE}
-    return sorted({form for base in bases for form in (base, *(base + e for e in endings))} - {word})
+    bases = {word[: -len(e)] for e in endings if _strips(word, e, language)}
+    forms = {form for base in bases for form in (base, *(base + e for e in endings)) if form == base or _strips(form, form[len(base) :], language)}
+    return sorted(forms - {word})
 
 
 def another_form_held(word: str, language: str, held) -> bool:

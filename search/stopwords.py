@@ -97,19 +97,27 @@ def _with_folded(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted({w for word in words for w in (word, fold(word))}))
 
 
-_LISTS = {
-    "en": _with_folded(LUCENE_ENGLISH + QUESTION_WORDS),
-    "de": _with_folded(LUCENE_GERMAN + GERMAN_QUESTION_WORDS),
-    "fr": _with_folded(LUCENE_FRENCH + FRENCH_QUESTION_WORDS),
+_WRITTEN = {
+    "en": LUCENE_ENGLISH + QUESTION_WORDS,
+    "de": LUCENE_GERMAN + GERMAN_QUESTION_WORDS,
+    "fr": LUCENE_FRENCH + FRENCH_QUESTION_WORDS,
 }
+_LISTS = {language: _with_folded(words) for language, words in _WRITTEN.items()}
 _SETS = {language: frozenset(words) for language, words in _LISTS.items()}
 # The English list, as before languages: what a site without SEARCH["LANGUAGE"] uses.
 STOP_WORDS: tuple[str, ...] = _LISTS["en"]
 
 
 def stop_words(language: str) -> tuple[str, ...]:
-    """The stop words of `language` (one of LANGUAGES), accented and folded."""
+    """The stop words of `language` (one of LANGUAGES), accented and folded: the query's words
+    are looked up folded."""
     return _LISTS[language]
+
+
+def analyzer_stop_words(language: str) -> tuple[str, ...]:
+    """The stop words as written, for the analyzers' stop filter, which runs before the folding:
+    "Uber" is no "über" ("meme" no "même"), as in Elasticsearch's own German and French analyzers."""
+    return tuple(sorted(set(_WRITTEN[language])))
 
 
 def is_stop_word_of(word: str, language: str) -> bool:

@@ -90,7 +90,7 @@ def plain_words(text: str) -> list[str]:
 def key_word(word: str) -> str:
     """A word as the exact analyzer keeps it, near enough to match a rule's side against a query:
     lowercased, the possessive 's dropped, accents folded ("Kirby's" -> kirby, "Café" -> cafe)."""
-    word = word.lower()
+    word = word.lower().replace("ß", "ss")  # as asciifolding writes it ("straße": strasse)
     for possessive in _POSSESSIVES:
         word = word.removesuffix(possessive)
     return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
