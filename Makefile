@@ -24,7 +24,7 @@ export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
 export ELASTIC_PASSWORD ?= blogsearch-dev-elastic
 export ELASTICSEARCH_URL ?= http://blogsearch:blogsearch-dev-site@127.0.0.1:9200
 
-.PHONY: run test test-oldest test-oldest-suite stop-oldest test-notebook test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale bench-scale-cluster fuzz compose-check clean help
+.PHONY: run test test-oldest test-oldest-suite stop-oldest test-upgrade test-notebook test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale bench-scale-cluster fuzz compose-check clean help
 
 help:
 	@echo "make run      set up and serve the site on the sample corpus at http://$(HOST):$(PORT)"
@@ -34,6 +34,7 @@ help:
 	@echo "make bench    run the benchmarks under bench/;  make relevance: the relevance table"
 	@echo "make cluster  start the three-node dev cluster (9201-9203);  make cluster-stop: stop it"
 	@echo "make test-cluster  the node-loss, rolling-restart, reindex and two-server tests on that cluster"
+	@echo "make test-upgrade  the rolling upgrade 8.19 -> 9 of a three-node cluster under load"
 
 venv: $(VENV)/.installed $(VENV)/.package .env.dev
 # A venv of a Python outside PY_RANGE (a checkout from before Django 6) is made anew.
@@ -117,9 +118,10 @@ test-oldest-suite: setup
 	$(PY) -m pytest -m "not browser" --ignore=tests/test_chaos.py $(PYTEST_ARGS)
 	$(MAKE) test-notebook
 
-# Stops test-oldest's node (by the PID it recorded), if running.
+# Stops test-oldest's node and test-upgrade's cluster (by the PIDs they recorded), if running.
 stop-oldest:
 	STATE_DIR=$(OLDEST_STATE_DIR) ELASTICSEARCH_URL=http://127.0.0.1:$(OLDEST_ES_PORT) bash devservices/elasticsearch.sh stop
+	STATE_DIR=$(OLDEST_STATE_DIR) bash devservices/cluster.sh stop
 
 # The three-node dev cluster (devservices/cluster.sh) and the tests that kill its nodes. They use
 # the dev PostgreSQL; the cluster's node list replaces ELASTICSEARCH_URL, with one replica per shard.
@@ -133,7 +135,23 @@ cluster-stop:
 
 test-cluster: venv cluster
 	bash devservices/postgres.sh start
-	ELASTICSEARCH_URL="$(CLUSTER_URL)" SEARCH_REPLICAS=1 $(PY) -m pytest tests_cluster $(PYTEST_ARGS)
+	ELASTICSEARCH_URL="$(CLUSTER_URL)" SEARCH_REPLICAS=1 $(PY) -m pytest tests_cluster --ignore=tests_cluster/test_upgrade.py $(PYTEST_ARGS)
+
+# The rolling upgrade of the three-node cluster from 8.19.21 to UPGRADE_TO while readers search and
+# an author saves (tests_cluster/test_upgrade.py; docs/upgrading.md). In the oldest corner's venv:
+# a site upgrades the server first, on its client 8.19, which talks to both lines. Its cluster is
+# made anew in .state/oldest/cluster on the cluster's ports (its data ends on 9.x) and stopped by PID;
+# its database is its own.
+UPGRADE_TO ?= 9.2.4
+UPGRADE_CLUSTER = STATE_DIR=$(OLDEST_STATE_DIR) ES_VERSION=8.19.21 bash devservices/cluster.sh
+test-upgrade: .env.dev
+	env -u DATABASE_URL PG_DB=blogsearch_upgrade bash devservices/postgres.sh start
+	$(MAKE) $(OLDEST) venv
+	$(UPGRADE_CLUSTER) stop
+	rm -rf $(OLDEST_STATE_DIR)/cluster
+	$(UPGRADE_CLUSTER) start
+	$(OLDEST) DATABASE_URL=$(call OLDEST_PG,blogsearch_upgrade) ELASTICSEARCH_URL="$$($(UPGRADE_CLUSTER) url)" SEARCH_REPLICAS=1 CLUSTER_UPGRADE_TO=$(UPGRADE_TO) \
+	  .venv-oldest/bin/python -m pytest tests_cluster/test_upgrade.py $(PYTEST_ARGS); rc=$$?; $(MAKE) stop-oldest; exit $$rc
 
 # Lint and format check (ruff, configured in pyproject.toml); CI runs it. `ruff format .` fixes the format.
 lint: venv
