@@ -42,7 +42,7 @@ VENV_STALE := $(shell test -x $(PY) && ! bash devservices/python.sh --check $(PY
 .PHONY: venv-stale
 venv-stale:
 $(VENV)/.installed: requirements.txt requirements-dev.txt $(CONSTRAINTS) $(if $(VENV_STALE),venv-stale)
-	$(if $(VENV_STALE),@echo "$(VENV) runs $$($(PY) -V 2>&1) (not in $(PY_RANGE)): making it anew"; rm -rf $(VENV))
+	$(if $(VENV_STALE),@echo "$(VENV) runs $$($(PY) -V 2>&1); PY_RANGE=$(PY_RANGE) wants another: making it anew"; rm -rf $(VENV))
 	test -x $(PY) || { py="$$(bash devservices/python.sh $(PY_RANGE))" && echo "making $(VENV) with $$py" && "$$py" -m venv $(VENV); }
 	$(PY) -m pip install -q -r requirements-dev.txt -c $(CONSTRAINTS)
 	touch $@
