@@ -11,14 +11,17 @@ COPY native/lexicon /src/native/lexicon
 COPY search /src/search
 RUN cd /src && /build/bin/maturin build --release --out /wheels
 
-FROM python:3.11-slim
+# The newest corner of the supported matrix (docs/testing.md#versions): Python 3.13, Django 6.1 and
+# the client 9.x (constraints/newest.txt), for the Elasticsearch 9 of docker-compose.yml.
+FROM python:3.13-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 DEBUG=0
 WORKDIR /app
 
 COPY requirements.txt .
+COPY constraints/newest.txt constraints.txt
 COPY --from=wheel /wheels /wheels
-RUN pip install -r requirements.txt /wheels/*.whl
+RUN pip install -r requirements.txt -c constraints.txt /wheels/*.whl
 
 COPY . .
 # The site uses the installed app, as any site would: not the checkout's copy of search/.

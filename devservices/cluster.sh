@@ -6,9 +6,11 @@
 # the app survives losing a node (make test-cluster) and to measure a cluster's overhead.
 #
 # Usage: cluster.sh start|stop|status|url
-#        cluster.sh start-node N | stop-node N | restart-node N | pid N
+#        cluster.sh start-node N | stop-node N | restart-node N | upgrade-node N VERSION | pid N | versions
 # restart-node is one step of a rolling restart: replica allocation paused, flush, stop, start,
-# wait for the node to join, allocation back on, wait for green.
+# wait for the node to join, allocation back on, wait for green. upgrade-node is the same step
+# with the node started again by Elasticsearch VERSION on the same data (a rolling upgrade,
+# Elastic's documented procedure: each node in turn, a newer version never followed by an older).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/es-dist.sh"
 
@@ -134,6 +136,7 @@ stop_node() { check_node "$1"; stop_pidfile "$(pidfile "$1")" "node-$1"; }
 restart_node() {
   check_node "$1"
   local n="$1" started=$SECONDS
+  install_distribution "$(service_dir elasticsearch)"  # ES_VERSION's, when upgrade-node asked for another
   wait_health green
   api_put /_cluster/settings '{"persistent": {"cluster.routing.allocation.enable": "primaries"}}' || die "could not pause replica allocation"
   curl_admin "$(node_url "$n")/_flush" -fsS --max-time 30 -X POST >/dev/null 2>&1 || log "flush on node-$n failed; continuing"
@@ -146,8 +149,18 @@ restart_node() {
   done
   api_put /_cluster/settings '{"persistent": {"cluster.routing.allocation.enable": null}}' || die "could not resume allocation"
   wait_health green
-  log "node-$n restarted in $((SECONDS - started)) s"
+  log "node-$n restarted in $((SECONDS - started)) s (Elasticsearch $ES_VERSION)"
 }
+
+# ES_VERSION is read when the scripts are sourced: the upgrade's step runs as a new process.
+upgrade_node() {
+  check_node "$1"
+  [[ "${2:-}" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "upgrade-node N VERSION: no version given (e.g. 9.2.4)"
+  ES_VERSION="$2" exec bash "${BASH_SOURCE[0]}" restart-node "$1"
+}
+
+# Each node's name and Elasticsearch version, one a line.
+versions() { api "/_cat/nodes?h=name,version&s=name"; }
 
 status() {
   local n rc=0
@@ -161,6 +174,7 @@ status() {
 case "${1:-}" in
   start) start ;; stop) stop ;; status) status ;; url) url ;;
   start-node) start_node "${2:-}" ;; stop-node) stop_node "${2:-}" ;; restart-node) restart_node "${2:-}" ;;
+  upgrade-node) upgrade_node "${2:-}" "${3:-}" ;; versions) versions ;;
   pid) check_node "${2:-}"; node_pid "$2" ;;
-  *) echo "usage: $0 start|stop|status|url|start-node N|stop-node N|restart-node N|pid N" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status|url|start-node N|stop-node N|restart-node N|upgrade-node N VERSION|pid N|versions" >&2; exit 2 ;;
 esac

@@ -4,7 +4,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STATE_DIR="${STATE_DIR:-$ROOT/.state}"
-ES_VERSION="${ES_VERSION:-8.19.21}"
+# The newest line by default; `make test-oldest` runs 8.19.21 (docs/testing.md#versions).
+ES_VERSION="${ES_VERSION:-9.2.4}"
 ELASTICSEARCH_URL="${ELASTICSEARCH_URL:-http://127.0.0.1:9200}"
 ES_HEAP="${ES_HEAP:-768m}"
 # The dev nodes run with security on, as the official image does. Their superuser `elastic` gets

@@ -25,14 +25,10 @@ from search.models import PendingChange
 from search.sync.readiness import IndicesNotReady
 from tests.factories import admin_post_form, make_post
 from tests_cluster.conftest import NODES, app_env, cluster, running
-from tests_cluster.workload import UNCACHED, Author, SearchLoad, differences, make_corpus, node_of_primary
+from tests_cluster.workload import UNCACHED, Author, SearchLoad, describe, differences, make_corpus, node_of_primary
 
 log = logging.getLogger(__name__)
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def describe(failures, since: float = 0.0) -> str:
-    return f"{len(failures)} failed: " + "; ".join(f"{o.at - since:+.2f}s {o.query!r} -> {o.status} {o.detail[:120]}" for o in failures[:10])
 
 
 def test_node_killed_under_load_loses_no_search_and_no_write(es, build_index, web_server):

@@ -171,6 +171,11 @@ class SearchLoad:
         )
 
 
+def describe(failures: list[Outcome], since: float = 0.0) -> str:
+    """The first failed searches, each with its time from `since`, query, status and detail."""
+    return f"{len(failures)} failed: " + "; ".join(f"{o.at - since:+.2f}s {o.query!r} -> {o.status} {o.detail[:120]}" for o in failures[:10])
+
+
 @dataclass
 class Author:
     """Saves posts (a new one, then an edit of an earlier one, in turn) every `pause` seconds,
