@@ -249,7 +249,6 @@ def build_query(
     title_boost: float,
     relevance_weight: float,
     completion_weight: float = 0.0,
-    words_alone: bool = True,
     most_words: tuple[int, str] = NO_MOST_WORDS,
     fuzzy_completion: str = "",
 ) -> dict:
@@ -264,8 +263,7 @@ def build_query(
     the typed last word's start (`Alternative.started`) is completed too: "optimization and triubl"
     means the start "troubl", and "trouble" completed finds "troubleshooting".
 
-    Without `words_alone` (newest first), a document must reach a tier (every non-stop word of an
-    alternative; not MOST_WORDS): ordered by date, one holding one of the words would come first."""
+    Newest first sends the same query: it lists the posts Best match counts (issue 54), by date."""
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
     relevance = []
     typed_last = last_word(without_symbols(alternatives[0].text)) if alternatives else ""
@@ -277,13 +275,13 @@ def build_query(
             continue
         words = without_stop_words(text)
         expanded = bool(alt.synonym_of)  # a synonym alternative: the rules applied by Elasticsearch
-        for tier, scored in _scored_tiers(text, words, i, w, tiers=tiers, synonyms=expanded, most_words=most_words if words_alone else NO_MOST_WORDS):
+        for tier, scored in _scored_tiers(text, words, i, w, tiers=tiers, synonyms=expanded, most_words=most_words):
             by_tier[tier].append(scored)
         if completion_weight and typed_last and not expanded and (alt.started or last_word(text) == typed_last):  # a query of only ":" has no word
             fuzziness = fuzzy_completion if i == 0 else ""  # what was typed only: its fuzzy words cover the corrections'
             for tier, scored in _scored_completions(text, i, w * completion_weight, tiers=tiers, stems=last_corrected, fuzziness=fuzziness):
                 by_tier[tier].append(scored)
-        if words and words_alone and not alt.hint:  # a hint orders the typed words' posts, adds none
+        if words and not alt.hint:  # a hint orders the typed words' posts, adds none
             relevance.append(_some_words(words, i, title_boost=title_boost, boost=round(relevance_weight * w, 6), synonyms=expanded))
     return _published([{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses] + relevance)
 
@@ -388,7 +386,7 @@ def search_body(
         body["track_total_hits"] = False  # entries are counted by facets.aggregations(), posts not documents
     if post_filter:
         body["post_filter"] = post_filter
-    if sort == NEWEST:  # the tiers still decide what matches (and the "showing results for" line)
+    if sort == NEWEST:  # the same matches as by relevance; the tiers still decide the "showing results for" line
         body["sort"] = NEWEST_ORDER
     if highlight:
         body["highlight"]["highlight_query"] = highlight

@@ -123,6 +123,7 @@ def pack(result) -> tuple:
         result.did_you_mean,
         result.listed,
         result.fell_back,
+        result.set_aside,
     )
 
 
@@ -145,4 +146,5 @@ def unpack(value: tuple) -> dict:
         did_you_mean=rest[0] if rest else "",
         listed=rest[1] if len(rest) > 1 else total,
         fell_back=rest[2] if len(rest) > 2 else False,
+        set_aside=rest[3] if len(rest) > 3 else 0,
     )

@@ -25,11 +25,11 @@ from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import BUSY, MISSING, NODE_FAILURES, failure_kind, get_client
 from search.documents import Kind
-from search.querying import corrections, expand, facets, plan, reader, resultcache, syntax, wordcache
+from search.querying import corrections, expand, facets, groups, plan, reader, resultcache, syntax, wordcache
 from search.querying.executor import Executor
 from search.querying.facets import Facets, Filters
 from search.querying.normalize import normalize_query
-from search.querying.query import PHRASE, RELEVANCE, SORTS, boosts
+from search.querying.query import NEWEST, PHRASE, RELEVANCE, SORTS, boosts, highlight_query
 from search.querying.results import Hit
 from search.words import WORD_JOINS, words
 
@@ -70,6 +70,7 @@ class SearchResult:
     hits: list[Hit] = field(default_factory=list)
     total: int = 0
     listed: int = 0  # the posts of every spelling searched, which the pages list (reader.Reading)
+    set_aside: int = 0  # newest first: the posts of other spellings that Best match lists and it does not
     took_ms: int = 0
     elapsed_ms: float = 0.0
     round_trips: int = 0
@@ -411,9 +412,25 @@ def _search(
         excluded=_excluded(result, executor),
         fuzzy=result.completing and dictionary is not None and plan.strangers_to_titles(query, dictionary, cfg),
     )
-    _read(result, executor.search(body))
+    if result.sort == NEWEST and plan.spellings_of(body):
+        body = _newest(result, executor, body)
+    else:
+        _read(result, executor.search(body))
     if detail and result.hits and cfg.serving.entry_comments:
         _with_comments(result, executor, body, cfg)
+
+
+def _newest(result: SearchResult, executor: Executor, body: dict) -> dict:
+    """Newest first lists the posts Best match counts: those of the spelling the page stands for,
+    by date, its words marked. Which spelling that is only the answer says, so with several it
+    takes two requests: the counts first, then that spelling's page. Returns the second's body."""
+    counted = executor.search(plan.counts_request(body))
+    spelling = reader.read(counted, result.alternatives, by_date=True).spelling
+    own = groups.members(result.alternatives, spelling)
+    listed = plan.spelling_request(body, spelling, highlight_query(own, completing=result.completing))
+    _read(result, {**executor.search(listed), "aggregations": counted.get("aggregations", {})})
+    result.set_aside, result.listed = result.others, result.total
+    return listed
 
 
 def _excluded(result: SearchResult, executor: Executor) -> tuple[int, ...]:
