@@ -47,7 +47,7 @@ def test_misspelled_word_finds_the_post_and_says_so(client, corpus, typed):
     assert any(term.lower() == "firefox" for _, term in data["search_terms"][1:])
     assert data["showing_for"] == "firefox"
     html = client.get(RESULTS, {"q": typed}).content.decode()
-    assert f"Showing results for <strong>firefox</strong> (you typed {typed})" in html
+    assert f'Showing results for <strong>firefox</strong><span class="typed-note"> (you typed {typed})</span>' in html
     assert "<mark>Firefox</mark>" in html
 
 

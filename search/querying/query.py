@@ -72,6 +72,8 @@ COMPLETED = "c"
 # Words a phrase prefix's last word may stand for (Elasticsearch's default is 50: too few after
 # three letters, where the instant box starts).
 PREFIX_EXPANSIONS = 200
+# The instant box's clause of a title holding some of the words (build_query's title_weight): no tier.
+TITLES_FIRST = "titles.first"
 # A title holding most of a long query's words; off by default in the builder (the settings turn it on).
 MOST_WORDS = "title.most.words"
 NO_MOST_WORDS = (0, "-1")
@@ -251,6 +253,7 @@ def build_query(
     completion_weight: float = 0.0,
     most_words: tuple[int, str] = NO_MOST_WORDS,
     fuzzy_completion: str = "",
+    title_weight: float = 0.0,
 ) -> dict:
     """The bool query: any clause may match; only published (pub_date passed) documents.
 
@@ -263,9 +266,14 @@ def build_query(
     the typed last word's start (`Alternative.started`) is completed too: "optimization and triubl"
     means the start "troubl", and "trouble" completed finds "troubleshooting".
 
-    Newest first sends the same query: it lists the posts Best match counts (issue 54), by date."""
+    Newest first sends the same query: it lists the posts Best match counts (issue 54), by date.
+
+    With `title_weight` (the instant box, which shows titles), a title holding some of an
+    alternative's words weighs that times its weight (`alt<i>.titles.first`, no tier): above the
+    body tiers, so "datasette temp" lists "Crawling Datasette with Datasette" before posts whose
+    bodies hold both words. It matches no document some.words does not: the counts stay the page's."""
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
-    relevance = []
+    relevance, titles = [], []
     typed_last = last_word(without_symbols(alternatives[0].text)) if alternatives else ""
     # A correction of the last word competes with its completions (_completion_clauses).
     last_corrected = any(last_word(without_symbols(alt.text)) != typed_last for alt in alternatives[1:])
@@ -283,7 +291,11 @@ def build_query(
                 by_tier[tier].append(scored)
         if words and not alt.hint:  # a hint orders the typed words' posts, adds none
             relevance.append(_some_words(words, i, title_boost=title_boost, boost=round(relevance_weight * w, 6), synonyms=expanded))
-    return _published([{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses] + relevance)
+            if title_weight:
+                some = {"match": {TITLE: {"query": words, **({"analyzer": STEM_SYNONYMS} if expanded else {})}}}
+                titles.append({"constant_score": {"filter": some, "boost": round(title_weight * w, 4), "_name": f"alt{i}.{TITLES_FIRST}"}})
+    tiers_first = [{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses]
+    return _published(tiers_first + ([{"dis_max": {"queries": titles}}] if titles else []) + relevance)
 
 
 def _published(should: list[dict]) -> dict:
@@ -309,10 +321,12 @@ def highlight_query(alternatives: list[Alternative], *, completing: bool = False
     if expanded:
         synonyms = {"multi_match": {"query": " ".join(expanded), "fields": list(SEARCHED_FIELDS), "analyzer": STEM_SYNONYMS}}
         words = {"bool": {"should": [words, synonyms]}} if words else synonyms
-    last = last_word(without_symbols(alternatives[0].text)) if completing and alternatives else ""
-    if not last:
+    # The unfinished last word, and the corrected starts completed in its place ("mozila firf": fire).
+    lasts = [alternatives[0], *(a for a in alternatives[1:] if a.started)] if completing else []
+    starts = [{"prefix": {TITLE: {"value": as_prefix(w)}}} for w in dict.fromkeys(last_word(without_symbols(a.text)) for a in lasts) if w]
+    if not starts:
         return words
-    started = {"prefix": {TITLE: {"value": as_prefix(last)}}}  # the title only: over the bodies it costs as much as the search
+    started = starts[0] if len(starts) == 1 else {"bool": {"should": starts}}  # the title only: over the bodies it costs as much as the search
     return {"bool": {"should": [words, started]}} if words else started
 
 

@@ -124,6 +124,8 @@ def pack(result) -> tuple:
         result.listed,
         result.fell_back,
         result.set_aside,
+        tuple(_packed_hit(h) for h in result.recent),
+        tuple(result.popular_tags),
     )
 
 
@@ -147,4 +149,6 @@ def unpack(value: tuple) -> dict:
         listed=rest[1] if len(rest) > 1 else total,
         fell_back=rest[2] if len(rest) > 2 else False,
         set_aside=rest[3] if len(rest) > 3 else 0,
+        recent=[_hit(h) for h in rest[4]] if len(rest) > 4 else [],
+        popular_tags=list(rest[5]) if len(rest) > 5 else [],
     )
