@@ -6,6 +6,7 @@ if there were any, so each browser test also checks that the site needs no inlin
 """
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -101,6 +102,15 @@ def every_page(page, url: str):
             return
         with page.expect_navigation():
             following.first.click()
+
+
+def count(page) -> int:
+    return int(re.match(r"(\d+) result", page.locator(".summary-line").inner_text()).group(1))
+
+
+def listed_titles(page, url: str) -> list[str]:
+    """Every title the pages of a search list, following "Next" to the last page."""
+    return [t for shown in every_page(page, url) for t in shown.locator("ol.results > li > a[data-position]").all_inner_texts()]
 
 
 @pytest.fixture

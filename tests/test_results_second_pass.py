@@ -7,14 +7,10 @@ import re
 import pytest
 
 from blog.models import Post
-from tests.browser_support import SHOTS, every_page, log_in, violations
+from tests.browser_support import SHOTS, count, listed_titles, log_in, violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 OPTIONS = "#instant-listbox:not([aria-busy]) [role=option]"
-
-
-def count(page) -> int:
-    return int(re.match(r"(\d+) result", page.locator(".summary-line").inner_text()).group(1))
 
 
 def test_a_year_narrows_the_results_and_never_changes_the_correction(page, blog):
@@ -35,11 +31,6 @@ def test_counts_describe_the_spelling_the_page_stands_for(page, blog):
     # Not inflated by the posts of "fire fix extension" (six more, tagged safety and home, of two other years).
     assert count(page) == right and page.locator(".facets").inner_text() == right_facets
     assert "safety" not in right_facets and "home" not in right_facets
-
-
-def listed_titles(page, url: str) -> list[str]:
-    """Every title the pages of a search list, following "Next" to the last page."""
-    return [t for shown in every_page(page, url) for t in shown.locator("ol.results > li > a[data-position]").all_inner_texts()]
 
 
 def test_every_post_listed_is_reachable_through_the_pager(page, blog, settings):

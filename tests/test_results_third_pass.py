@@ -6,8 +6,7 @@ import re
 
 import pytest
 
-from tests.browser_support import every_page
-from tests.test_results_second_pass import count, listed_titles
+from tests.browser_support import count, every_page, listed_titles
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 OPTIONS = "#instant-listbox:not([aria-busy]) [role=option]"

@@ -218,6 +218,12 @@ def _some_words(words: str, i: int, *, title_boost: float, boost: float, synonym
     return {"multi_match": {**clause, "analyzer": STEM_SYNONYMS} if synonyms else clause}
 
 
+def _titles_first(words: str, i: int, boost: float, *, synonyms: bool) -> dict:
+    """The instant box's clause of alternative `i`: a title holding some of its words (build_query)."""
+    some = {"match": {TITLE: {"query": words, **({"analyzer": STEM_SYNONYMS} if synonyms else {})}}}
+    return {"constant_score": {"filter": some, "boost": boost, "_name": f"alt{i}.{TITLES_FIRST}"}}
+
+
 def _scored_tiers(text: str, words: str, i: int, w: float, *, tiers: dict, synonyms: bool, most_words: tuple[int, str]) -> list[tuple[str, dict]]:
     """(tier, constant-score clause) of alternative `i` (weight `w`) in each tier the settings keep.
     In MOST_WORDS every alternative weighs the same, so BM25 orders them (the module's docstring)."""
@@ -291,11 +297,8 @@ def build_query(
                 by_tier[tier].append(scored)
         if words and not alt.hint:  # a hint orders the typed words' posts, adds none
             relevance.append(_some_words(words, i, title_boost=title_boost, boost=round(relevance_weight * w, 6), synonyms=expanded))
-            if title_weight:
-                some = {"match": {TITLE: {"query": words, **({"analyzer": STEM_SYNONYMS} if expanded else {})}}}
-                titles.append({"constant_score": {"filter": some, "boost": round(title_weight * w, 4), "_name": f"alt{i}.{TITLES_FIRST}"}})
-    tiers_first = [{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses]
-    return _published(tiers_first + ([{"dis_max": {"queries": titles}}] if titles else []) + relevance)
+            titles += [_titles_first(words, i, round(title_weight * w, 4), synonyms=expanded)] if title_weight else []
+    return _published([{"dis_max": {"queries": clauses}} for clauses in (*by_tier.values(), titles) if clauses] + relevance)
 
 
 def _published(should: list[dict]) -> dict:
