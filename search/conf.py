@@ -261,7 +261,7 @@ class ServingSettings:
     entry_comments: int = _doc("Matching comments shown inside a post's entry on the results page.", 3)
     instant_counts: bool = _doc(
         'As you type with several spellings, count the posts of the one shown, so the dropdown says "See all N results" with the page\'s N '
-        '(about a third more of those keystrokes\' Elasticsearch time; off: "See all results").',
+        '(a keystroke\'s Elasticsearch time +20-25%: bench/instant_cost.py; off: "See all results").',
         True,
     )
     empty_page_posts: int = _doc("Newest posts a results page that finds nothing lists instead (0: none).", 5)
