@@ -101,10 +101,10 @@ def enabled() -> bool:
     return serving.answer_memo_bytes > 0 and serving.cache_seconds > 0
 
 
-def key(generation: int, raw_query: str, *, page: int, sort: str, filters_key: str, detail: bool, snippets: bool) -> tuple:
+def key(generation: int, raw_query: str, *, page: int, sort: str, filters_key: str, detail: bool, snippets: bool, verbatim: bool = False) -> tuple:
     """The exact request under one generation. The raw query, not the normalized one: the body
     shows the reader's casing and spacing as typed (search/querying/service.py)."""
-    return (generation, raw_query, page, sort, filters_key, detail, snippets)
+    return (generation, raw_query, page, sort, filters_key, detail, snippets, verbatim)
 
 
 def served(result) -> Served:

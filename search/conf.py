@@ -228,6 +228,11 @@ class RankingSettings:
         0.9,
     )
     title_boost: float = _doc("Inside a tier, BM25 weighs the title this many times the text.", 2.0)
+    instant_title_weight: float = _doc(
+        "As you type, a title holding some of the words weighs this (times the alternative's weight): above the body "
+        "tiers together (15), below a title holding every word (16), so the dropdown, which shows titles, lists title matches first (0: off).",
+        15.5,
+    )
     fuzzy_title_completion: str = _doc(
         "As you type, when a word before the last is in no title: titles holding the words up to this many edits each (Elasticsearch's fuzziness; empty: off).",
         "1",
@@ -273,6 +278,13 @@ class ServingSettings:
     max_page: int = _doc("The last page the pager reaches; a later page is answered as past the end, with a link to the last.", 50)
     highlight_fragment_size: int = _doc("Characters of a result's snippet.", 160)
     entry_comments: int = _doc("Matching comments shown inside a post's entry on the results page.", 3)
+    instant_counts: bool = _doc(
+        'As you type with several spellings, count the posts of the one shown, so the dropdown says "See all N results" with the page\'s N '
+        '(a keystroke\'s Elasticsearch time +20-25%: bench/instant_cost.py; off: "See all results").',
+        True,
+    )
+    empty_page_posts: int = _doc("Newest posts a results page that finds nothing lists instead (0: none).", 5)
+    empty_page_tags: int = _doc("Commonest tags a results page that finds nothing offers (0: none).", 8)
     facet_tags: int = _doc("Tags the results page offers to narrow by (those of the most matching documents, counted in posts).", 10)
     page_facets: bool = _doc("The results page counts tags and years to narrow by (off: filters still work by URL).", True, env="SEARCH_PAGE_FACETS")
     facet_years: int = _doc('Years the results page lists to narrow by, those with the most results; the others behind "All N years".', 5)

@@ -16,7 +16,16 @@ from search import answers, conf, health, metrics, metrics_serving
 from search.nodes import safe_url
 from search.querying.normalize import left_out
 from search.querying.query import NEWEST, RELEVANCE, last_word
-from search.querying.service import BadSearchRequest, SearchUnavailable, current_generation, search, validate_filters, validate_page, validate_sort
+from search.querying.service import (
+    BadSearchRequest,
+    SearchUnavailable,
+    current_generation,
+    search,
+    validate_filters,
+    validate_page,
+    validate_sort,
+    validate_verbatim,
+)
 from search.recording import recorder
 
 # The most of a reader's own text the search box gives back after a cap cut the query searched.
@@ -53,9 +62,11 @@ def results_url(result, *, debug: bool = False, page: int | None = None, **chang
     sort = changes.get("sort", result.sort)
     tags = changes.get("tags", result.filters.tags)
     year = changes.get("year", result.filters.year)
+    verbatim = changes.get("verbatim", result.verbatim and "q" not in changes)  # new words are corrected again
     params = [("q", changes.get("q", result.query)), *(("tag", t) for t in tags)]
     params += [("year", year)] if year else []
     params += [("sort", sort)] if sort != RELEVANCE else []
+    params += [("verbatim", 1)] if verbatim else []
     params += [("page", page)] if page else []
     return "?" + urlencode(params) + ("&debug-search" if debug else "")
 
@@ -76,6 +87,16 @@ def page_links(result, *, debug: bool) -> dict:
     links.update(last=url(page=result.num_pages), reachable=result.num_pages * result.page_size)
     if result.did_you_mean:  # the offered correction, with the reader's order and filters
         links["did_you_mean"] = url(q=result.did_you_mean)
+    if result.showing_for:  # the words as typed, none corrected
+        links["verbatim"] = url(verbatim=True)
+    if result.verbatim:
+        links["corrected"] = url(verbatim=False)
+    # The query's phrases and exclusions as chips, each removable (the query written again without it).
+    parsed = result.parsed
+    links["phrase_chips"] = [(p, url(q=parsed.without(phrase=p))) for p in parsed.phrases]
+    links["exclusion_chips"] = [(e, url(q=parsed.without(exclusion=e))) for e in parsed.exclusions]
+    # An empty page's tags find the posts that carry them, as the blog's tag links do.
+    links["popular_tags"] = [(t, n, results_url(result, debug=debug, q=t, tags=(t,), year=None)) for t, n in result.popular_tags]
     if result.facets is not None:
         links["tags"] = [(t, n, t in chosen.tags, url(tags=chosen.tags if t in chosen.tags else (*chosen.tags, t))) for t, n in result.facets.tags]
         years, shown = years_listed(result.facets.years, chosen.year, conf.get().serving.facet_years)
@@ -125,7 +146,8 @@ def results(request):
     context = {"query": raw[: conf.get().ranking.max_query_length], "debug": debug_allowed(request)}
     try:
         page, sort, filters = validate_page(request.GET.get("page")), validate_sort(request.GET.get("sort")), _filters(request)
-        result = counted_search(metrics.PAGE, raw, page=page, use_cache=not context["debug"], sort=sort, filters=filters, detail=True)
+        verbatim = validate_verbatim(request.GET.get("verbatim"))
+        result = counted_search(metrics.PAGE, raw, page=page, use_cache=not context["debug"], sort=sort, filters=filters, detail=True, verbatim=verbatim)
     except BadSearchRequest as exc:
         context["error"] = str(exc)
         return search_page(request, "search/results.html", context, status=400)
@@ -175,13 +197,15 @@ def api(request):
         # `?facets=1` adds the results page's extras (facets, each entry's matching comments);
         # the instant box never asks for them, and asks for no body snippets (`snippets=0`).
         detail, snippets = request.GET.get("facets") == "1", request.GET.get("snippets") != "0"
+        verbatim = validate_verbatim(request.GET.get("verbatim"))
+        shape = {"page": page, "sort": sort, "filters": filters, "detail": detail, "snippets": snippets, "verbatim": verbatim}
         kind = metrics.INSTANT if not snippets else metrics.API  # the instant box asks without snippets
         raw = request.GET.get("q", "")
-        memo_key = _memo_key(raw, page=page, sort=sort, filters=filters, detail=detail, snippets=snippets)
+        memo_key = _memo_key(raw, **shape)
         found = answers.memo.get(memo_key) if memo_key is not None else None
         if found is not None:
             return _memo_answer(request, kind, found, started)
-        result = counted_search(kind, raw, page=page, sort=sort, filters=filters, detail=detail, snippets=snippets)
+        result = counted_search(kind, raw, **shape)
     except BadSearchRequest as exc:
         return json_response({"error": str(exc)}, status=400)
     except SearchUnavailable:
@@ -192,7 +216,7 @@ def api(request):
     # Kept once the result cache answered it (the request came before): a query asked once never
     # takes the memo's room, and the generation is the one the result cache holds it under.
     if result.cached and result.cache_generation is not None:
-        stored = _memo_key(raw, page=page, sort=sort, filters=filters, detail=detail, snippets=snippets, generation=result.cache_generation)
+        stored = _memo_key(raw, **shape, generation=result.cache_generation)
         if stored is not None:
             serving = conf.get().serving
             answers.memo.put(stored, body, answers.served(result), seconds=serving.cache_seconds, max_bytes=serving.answer_memo_bytes)

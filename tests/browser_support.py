@@ -6,6 +6,7 @@ if there were any, so each browser test also checks that the site needs no inlin
 """
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -91,6 +92,27 @@ def log_in(page, url, user):
     page.wait_for_url("**/admin/")
 
 
+def every_page(page, url: str):
+    """Opens `url`, then each following page of its results ("Next"), yielding after each load."""
+    page.goto(url)
+    while True:
+        yield page
+        following = page.locator("a[rel=next]")
+        if not following.count():
+            return
+        with page.expect_navigation():
+            following.first.click()
+
+
+def count(page) -> int:
+    return int(re.match(r"(\d+) result", page.locator(".summary-line").inner_text()).group(1))
+
+
+def listed_titles(page, url: str) -> list[str]:
+    """Every title the pages of a search list, following "Next" to the last page."""
+    return [t for shown in every_page(page, url) for t in shown.locator("ol.results > li > a[data-position]").all_inner_texts()]
+
+
 @pytest.fixture
 def page(browser):
     page, console = new_page(browser)
@@ -112,3 +134,25 @@ def site(live_server, build_index):
         make_post(f"Browser roundup {i:02d}", "Firefox and Chrome news.", days_ago=20 + i, tags=["news", "browsers"])
     build_index()
     return {"url": live_server.url, "firefox": firefox, "jekyll": jekyll, "comment": comment}
+
+
+@pytest.fixture
+def blog(site, build_index):
+    """The shared site, plus a Jekyll post of long ago, a post of this year found only as "jewel
+    staticman", posts a weaker spelling of "firefix extnsion" finds ("fire fix extension": the
+    posts of fire and of fix are no post of "firefox extension"), posts of seven years, a post of
+    javascript, and a post with many comments."""
+    make_post("Improving static comments with Jekyll and Staticman", "Jekyll with Staticman.", days_ago=3000, tags=["jekyll"])
+    make_post("A jewel of a conference", "I met the staticman maintainers there.", days_ago=2)
+    for i in range(3):
+        make_post(f"Extensions I like {i}", "Browser extensions and more extensions.", days_ago=40 + i, tags=["browsers"])
+        make_post(f"Fire drill notes {i}", "The fire alarm rang.", days_ago=400 + i, tags=["safety"])
+        make_post(f"A quick fix {i}", "How to fix a leaking tap.", days_ago=800 + i, tags=["home"])
+    for years_ago in range(7):
+        make_post(f"Almanac {years_ago}", "The almanac of the year.", days_ago=365 * years_ago + 5)
+    make_post("Learning javascript closures", "Closures.")  # indexed by the build: a save now may wait in the outbox
+    busy = make_post("Comments galore", "A post readers discuss.", tags=["talk"])
+    for i in range(6):
+        make_comment(busy, f"Galore comment {i}: staticman works for me.")
+    build_index()
+    return site

@@ -73,8 +73,10 @@ def test_an_unfinished_word_no_word_starts_with_is_completed_through_its_correct
 def test_an_unfinished_word_is_present_when_a_word_starts_with_it_and_never_completed_when_ambiguous(dictionary):
     assert candidates.unfinished_word("firef", dictionary, min_length=4, max_edits=1, limit=50) == (True, None)
     assert candidates.unfinished_word("rust", dictionary, min_length=4, max_edits=1, limit=50) == (True, None)
-    # "qeust" is a whole word ("quest") one typo away: a correction, not the start of "questions".
-    assert candidates.unfinished_word("qeust", dictionary, min_length=4, max_edits=1, limit=50) == (False, None)
+    # "qeust" is a whole word ("quest") one typo away, and the start of longer ones: completing is
+    # preferred to correcting (issue 54: "mozila firf" said "mozilla fire"), the whole word first.
+    present, entry = candidates.unfinished_word("qeust", dictionary, min_length=4, max_edits=1, limit=50)
+    assert not present and entry["options"][0] == {"text": "quest", "prefix": "quest", "freq": 2}
     assert candidates.unfinished_word("frf", dictionary, min_length=4, max_edits=1, limit=50) == (False, None)  # too short
     assert candidates.unfinished_word("café", dictionary, min_length=4, max_edits=1, limit=50) == (True, None)  # Elasticsearch decides
 

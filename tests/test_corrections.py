@@ -280,7 +280,7 @@ def test_a_likely_correction_is_shown_when_nothing_is_found_as_typed(client, bui
     assert (data["showing_for"], data["fell_back"], data["did_you_mean"]) == ("mason", True, "")
     assert data["results"][0]["title"] == "Notes of a stone mason"
     html = client.get(reverse("search:results"), {"q": "mapon "}).content.decode()
-    assert "Showing results for <strong>mason</strong> (nothing was found for mapon)" in html
+    assert 'Showing results for <strong>mason</strong><span class="typed-note"> (nothing was found for mapon)</span>' in html
 
 
 def test_sound_alikes_three_edits_away_are_sure_when_they_do_not_shorten_the_word():

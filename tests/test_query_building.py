@@ -286,10 +286,10 @@ def test_a_long_query_also_finds_titles_holding_all_its_words_but_one():
         "_name": "alt0.title.most.words",
     }
     # Fewer non-stop words than most_words asks for ("hack day guardian": three): not searched; nor
-    # when switched off, nor newest first (where a document must hold every word of an alternative).
+    # when switched off.
     short = Alternative(1.1, "hack day at the guardian", typed=True)
-    for alt, most, words_alone in [(short, (4, "-1"), True), (long, (0, "-1"), True), (long, (4, "-1"), False)]:
-        q = build_query([alt], tiers=TIERS, title_boost=2, relevance_weight=0.01, most_words=most, words_alone=words_alone)
+    for alt, most in [(short, (4, "-1")), (long, (0, "-1"))]:
+        q = build_query([alt], tiers=TIERS, title_boost=2, relevance_weight=0.01, most_words=most)
         assert "title.most.words" not in str(q)
     # Its alternatives weigh the same there (BM25 orders them); in every other tier a correction weighs less.
     both = [long, Alternative(0.9, "the one about hack day at the guardians")]

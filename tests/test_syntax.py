@@ -52,6 +52,14 @@ def test_a_correction_is_shown_with_the_phrases_quoted_and_untouched():
     assert Parsed(free="pythn").showing("python") == "python"
 
 
+def test_a_query_is_written_again_without_one_phrase_or_exclusion():
+    """The results page's chips: each removes its part, the rest searched as before."""
+    parsed = parse('"static site" -jekyll generator -"ruby gems"')
+    assert parsed.without(exclusion="jekyll") == '"static site" generator -"ruby gems"'
+    assert parsed.without(phrase="static site") == 'generator -jekyll -"ruby gems"'
+    assert parse(parsed.without(exclusion="ruby gems")) == parse('"static site" generator -jekyll')
+
+
 def test_restricted_adds_a_filter_per_phrase_and_a_must_not_per_exclusion():
     query = {"bool": {"should": [], "filter": [{"range": {}}]}}
     out = syntax.restricted(query, parse('"a b" -cc x'), (7, 8))

@@ -200,7 +200,7 @@ def unfinished_word(query: str, dictionary, *, min_length: int, max_edits: int, 
         return True, None  # Elasticsearch's analysis decides: keep it, as without a dictionary
     if dictionary.counts(token) is not None or dictionary.completions(token, 1):
         return True, None
-    if len(token) < min_length or dictionary.within(token, 1, 0, 1):
-        return False, None  # too short, or a whole word one typo away: no longer unambiguous
+    if len(token) < min_length:
+        return False, None  # too short: no longer unambiguous
     options = completion_options(token, dictionary, max_edits=max_edits, limit=limit)
     return False, ({"text": token, "offset": start, "length": end - start, "options": options} if options else None)

@@ -61,6 +61,11 @@ def filters(query: dict, alternatives: list[Alternative]) -> dict[str, dict]:
     return {name: {"bool": {"should": clauses, "minimum_should_match": 1}} for name, clauses in grouped.items()}
 
 
+def members(alternatives: list[Alternative], spelling: str) -> list[Alternative]:
+    """The alternatives of one spelling (bucket name): it and the synonyms that rewrote it."""
+    return [alt for i, alt in enumerate(alternatives) if key(source(alternatives, i)) == spelling]
+
+
 def of_hit(raw: dict, alternatives: list[Alternative]) -> set[str]:
     """The spellings (bucket names) whose clauses a raw hit matched."""
     found = (clause_of(name) for name in raw.get("matched_queries", []))

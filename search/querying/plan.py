@@ -57,15 +57,15 @@ def _body(
         relevance_weight=ranking.relevance_weight,
         most_words=(ranking.most_words_from, ranking.most_words_match),
         completion_weight=ranking.completion_weight if completing else 0.0,
-        words_alone=sort == RELEVANCE,
         fuzzy_completion=ranking.fuzzy_title_completion if fuzzy and completing else "",
+        title_weight=0.0 if snippets else ranking.instant_title_weight,  # the dropdown shows titles: title matches first
     )
     query = syntax.restricted(query, parsed, excluded)  # the phrases and -exclusions (search/querying/syntax.py)
     serving = cfg.serving
-    # Each spelling counted apart, not for a keystroke (a third more of its Elasticsearch time, and
-    # a number the dropdown cannot stand for); where the page's first hit may not be the query's
+    # Each spelling counted apart; for a keystroke too unless serving.instant_counts is off (a third
+    # more of its Elasticsearch time, for the page's number in "See all N"); where the page's first hit may not be the query's
     # best (a filter, newest first, a later page), that best hit is asked for too.
-    spellings = groups.filters(query, alts) if snippets else {}
+    spellings = groups.filters(query, alts) if snippets or serving.instant_counts else {}
     top = bool(spellings) and bool(filters or sort != RELEVANCE or page > 1)
     counts = facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags, spellings=spellings, top=top)
     return search_body(
@@ -172,6 +172,28 @@ def alternatives_request(alts: list[Alternative], *, page: int, cfg: SearchSetti
     also be the start of a longer word (the reader has not typed a space after it). `shape`:
     _body()'s filters and detail."""
     return _body(alts, page=page, cfg=cfg, completing=completing, sort=sort, **shape)
+
+
+def spellings_of(body: dict) -> dict[str, dict]:
+    """The filter of each spelling a search counts apart (groups.filters), by bucket name; empty for one."""
+    return body.get("aggs", {}).get(facets.SPELLINGS, {}).get("filters", {}).get("filters", {})
+
+
+def counts_request(body: dict) -> dict:
+    """Newest first with several spellings, the first of two requests: `body`'s counts, facets and
+    deciding hit (facets.TOP), no hits. The page's spelling is known only from its answer."""
+    return {**{k: v for k, v in body.items() if k not in ("highlight", "sort", "collapse", "_source", "post_filter")}, "from": 0, "size": 0}
+
+
+def spelling_request(body: dict, spelling: str, highlight: dict | None) -> dict:
+    """The second: `body`'s page of the posts of `spelling` alone (the posts the page counts), no
+    counts, marking `highlight`'s words (that spelling's). Its query narrows the matching comments too."""
+    listed = {k: v for k, v in body.items() if k != "aggs"}
+    listed["query"] = {"bool": {"must": [body["query"]], "filter": [spellings_of(body)[spelling]]}}
+    listed["highlight"] = {k: v for k, v in body["highlight"].items() if k != "highlight_query"}
+    if highlight:
+        listed["highlight"]["highlight_query"] = highlight
+    return listed
 
 
 def comments_request(search: dict, post_ids: list[int], *, cfg: SearchSettings) -> dict:

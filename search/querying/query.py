@@ -72,6 +72,8 @@ COMPLETED = "c"
 # Words a phrase prefix's last word may stand for (Elasticsearch's default is 50: too few after
 # three letters, where the instant box starts).
 PREFIX_EXPANSIONS = 200
+# The instant box's clause of a title holding some of the words (build_query's title_weight): no tier.
+TITLES_FIRST = "titles.first"
 # A title holding most of a long query's words; off by default in the builder (the settings turn it on).
 MOST_WORDS = "title.most.words"
 NO_MOST_WORDS = (0, "-1")
@@ -216,6 +218,12 @@ def _some_words(words: str, i: int, *, title_boost: float, boost: float, synonym
     return {"multi_match": {**clause, "analyzer": STEM_SYNONYMS} if synonyms else clause}
 
 
+def _titles_first(words: str, i: int, boost: float, *, synonyms: bool) -> dict:
+    """The instant box's clause of alternative `i`: a title holding some of its words (build_query)."""
+    some = {"match": {TITLE: {"query": words, **({"analyzer": STEM_SYNONYMS} if synonyms else {})}}}
+    return {"constant_score": {"filter": some, "boost": boost, "_name": f"alt{i}.{TITLES_FIRST}"}}
+
+
 def _scored_tiers(text: str, words: str, i: int, w: float, *, tiers: dict, synonyms: bool, most_words: tuple[int, str]) -> list[tuple[str, dict]]:
     """(tier, constant-score clause) of alternative `i` (weight `w`) in each tier the settings keep.
     In MOST_WORDS every alternative weighs the same, so BM25 orders them (the module's docstring)."""
@@ -249,9 +257,9 @@ def build_query(
     title_boost: float,
     relevance_weight: float,
     completion_weight: float = 0.0,
-    words_alone: bool = True,
     most_words: tuple[int, str] = NO_MOST_WORDS,
     fuzzy_completion: str = "",
+    title_weight: float = 0.0,
 ) -> dict:
     """The bool query: any clause may match; only published (pub_date passed) documents.
 
@@ -264,10 +272,14 @@ def build_query(
     the typed last word's start (`Alternative.started`) is completed too: "optimization and triubl"
     means the start "troubl", and "trouble" completed finds "troubleshooting".
 
-    Without `words_alone` (newest first), a document must reach a tier (every non-stop word of an
-    alternative; not MOST_WORDS): ordered by date, one holding one of the words would come first."""
+    Newest first sends the same query: it lists the posts Best match counts (issue 54), by date.
+
+    With `title_weight` (the instant box, which shows titles), a title holding some of an
+    alternative's words weighs that times its weight (`alt<i>.titles.first`, no tier): above the
+    body tiers, so "datasette temp" lists "Crawling Datasette with Datasette" before posts whose
+    bodies hold both words. It matches no document some.words does not: the counts stay the page's."""
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
-    relevance = []
+    relevance, titles = [], []
     typed_last = last_word(without_symbols(alternatives[0].text)) if alternatives else ""
     # A correction of the last word competes with its completions (_completion_clauses).
     last_corrected = any(last_word(without_symbols(alt.text)) != typed_last for alt in alternatives[1:])
@@ -277,15 +289,16 @@ def build_query(
             continue
         words = without_stop_words(text)
         expanded = bool(alt.synonym_of)  # a synonym alternative: the rules applied by Elasticsearch
-        for tier, scored in _scored_tiers(text, words, i, w, tiers=tiers, synonyms=expanded, most_words=most_words if words_alone else NO_MOST_WORDS):
+        for tier, scored in _scored_tiers(text, words, i, w, tiers=tiers, synonyms=expanded, most_words=most_words):
             by_tier[tier].append(scored)
         if completion_weight and typed_last and not expanded and (alt.started or last_word(text) == typed_last):  # a query of only ":" has no word
             fuzziness = fuzzy_completion if i == 0 else ""  # what was typed only: its fuzzy words cover the corrections'
             for tier, scored in _scored_completions(text, i, w * completion_weight, tiers=tiers, stems=last_corrected, fuzziness=fuzziness):
                 by_tier[tier].append(scored)
-        if words and words_alone and not alt.hint:  # a hint orders the typed words' posts, adds none
+        if words and not alt.hint:  # a hint orders the typed words' posts, adds none
             relevance.append(_some_words(words, i, title_boost=title_boost, boost=round(relevance_weight * w, 6), synonyms=expanded))
-    return _published([{"dis_max": {"queries": clauses}} for clauses in by_tier.values() if clauses] + relevance)
+            titles += [_titles_first(words, i, round(title_weight * w, 4), synonyms=expanded)] if title_weight else []
+    return _published([{"dis_max": {"queries": clauses}} for clauses in (*by_tier.values(), titles) if clauses] + relevance)
 
 
 def _published(should: list[dict]) -> dict:
@@ -311,10 +324,12 @@ def highlight_query(alternatives: list[Alternative], *, completing: bool = False
     if expanded:
         synonyms = {"multi_match": {"query": " ".join(expanded), "fields": list(SEARCHED_FIELDS), "analyzer": STEM_SYNONYMS}}
         words = {"bool": {"should": [words, synonyms]}} if words else synonyms
-    last = last_word(without_symbols(alternatives[0].text)) if completing and alternatives else ""
-    if not last:
+    # The unfinished last word, and the corrected starts completed in its place ("mozila firf": fire).
+    lasts = [alternatives[0], *(a for a in alternatives[1:] if a.started)] if completing else []
+    starts = [{"prefix": {TITLE: {"value": as_prefix(w)}}} for w in dict.fromkeys(last_word(without_symbols(a.text)) for a in lasts) if w]
+    if not starts:
         return words
-    started = {"prefix": {TITLE: {"value": as_prefix(last)}}}  # the title only: over the bodies it costs as much as the search
+    started = starts[0] if len(starts) == 1 else {"bool": {"should": starts}}  # the title only: over the bodies it costs as much as the search
     return {"bool": {"should": [words, started]}} if words else started
 
 
@@ -388,7 +403,7 @@ def search_body(
         body["track_total_hits"] = False  # entries are counted by facets.aggregations(), posts not documents
     if post_filter:
         body["post_filter"] = post_filter
-    if sort == NEWEST:  # the tiers still decide what matches (and the "showing results for" line)
+    if sort == NEWEST:  # the same matches as by relevance; the tiers still decide the "showing results for" line
         body["sort"] = NEWEST_ORDER
     if highlight:
         body["highlight"]["highlight_query"] = highlight

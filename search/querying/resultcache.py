@@ -123,6 +123,9 @@ def pack(result) -> tuple:
         result.did_you_mean,
         result.listed,
         result.fell_back,
+        result.set_aside,
+        tuple(_packed_hit(h) for h in result.recent),
+        tuple(result.popular_tags),
     )
 
 
@@ -145,4 +148,7 @@ def unpack(value: tuple) -> dict:
         did_you_mean=rest[0] if rest else "",
         listed=rest[1] if len(rest) > 1 else total,
         fell_back=rest[2] if len(rest) > 2 else False,
+        set_aside=rest[3] if len(rest) > 3 else 0,
+        recent=[_hit(h) for h in rest[4]] if len(rest) > 4 else [],
+        popular_tags=list(rest[5]) if len(rest) > 5 else [],
     )

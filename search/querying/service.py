@@ -25,17 +25,28 @@ from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import BUSY, MISSING, NODE_FAILURES, failure_kind, get_client
 from search.documents import Kind
-from search.querying import corrections, expand, facets, plan, reader, resultcache, syntax, wordcache
+from search.querying import corrections, expand, facets, groups, plan, reader, resultcache, starters, syntax, wordcache
 from search.querying.executor import Executor
 from search.querying.facets import Facets, Filters
 from search.querying.normalize import normalize_query
-from search.querying.query import PHRASE, RELEVANCE, SORTS, boosts
+from search.querying.query import NEWEST, PHRASE, RELEVANCE, SORTS, boosts, highlight_query
 from search.querying.results import Hit
 from search.words import WORD_JOINS, words
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BadSearchRequest", "Filters", "Hit", "SearchResult", "SearchUnavailable", "search", "validate_filters", "validate_page", "validate_sort"]
+__all__ = [
+    "BadSearchRequest",
+    "Filters",
+    "Hit",
+    "SearchResult",
+    "SearchUnavailable",
+    "search",
+    "validate_filters",
+    "validate_page",
+    "validate_sort",
+    "validate_verbatim",
+]
 
 
 class SearchUnavailable(Exception):
@@ -70,6 +81,11 @@ class SearchResult:
     hits: list[Hit] = field(default_factory=list)
     total: int = 0
     listed: int = 0  # the posts of every spelling searched, which the pages list (reader.Reading)
+    set_aside: int = 0  # newest first: the posts of other spellings that Best match lists and it does not
+    verbatim: bool = False  # searched as typed (`?verbatim=1`): no correction, no completion
+    counted: bool = True  # `total` counts the posts of the spelling shown (an instant answer may not: serving.instant_counts)
+    recent: list[Hit] = field(default_factory=list)  # a page that found nothing: the newest posts (search/querying/starters.py)
+    popular_tags: list[tuple[str, int]] = field(default_factory=list)  # ... and the commonest tags, with their posts
     took_ms: int = 0
     elapsed_ms: float = 0.0
     round_trips: int = 0
@@ -89,6 +105,12 @@ class SearchResult:
     did_you_mean: str = ""  # the best correction not sure enough to search for (search/querying/corrections.py)
     fell_back: bool = False  # what was typed found nothing; the page shows a likely correction's results
     cache_generation: int | None = None  # the generation the result cache holds this answer under (None: not held)
+
+    @property
+    def showing_start(self) -> bool:
+        """The correction shown ends with a start the search completes ("mozila firf": "mozilla fire…"),
+        not a whole word: the reader is still typing it."""
+        return self.completing and bool(self.showing_for) and any(a.started and a.text == self.showing_for for a in self.alternatives)
 
     @property
     def others(self) -> int:
@@ -130,12 +152,15 @@ class SearchResult:
             "took_ms": self.took_ms,
             "page": self.page,
             "showing_for": self.showing_for,
+            "showing_start": self.showing_start,
             "synonyms": list(self.synonyms),
             "parsed": self.parsed.as_dict(),
             **({"note": self.note} if self.note else {}),
             "did_you_mean": self.did_you_mean,
             "fell_back": self.fell_back,
             "completing": self.completing,
+            "verbatim": self.verbatim,
+            "counted": self.counted,
             "sort": self.sort,
             "filters": {"tags": list(self.filters.tags), "year": self.filters.year},
             "results": [
@@ -158,6 +183,8 @@ class SearchResult:
                 for h in self.hits
             ],
             **({"facets": {"tags": self.facets.tags, "years": self.facets.years}} if self.facets is not None else {}),
+            **({"recent": [{"title": h.title, "url": h.url, "pub_date": h.pub_date} for h in self.recent]} if self.recent else {}),
+            **({"popular_tags": self.popular_tags} if self.popular_tags else {}),
         }
 
 
@@ -189,6 +216,15 @@ def validate_filters(tags: list[str], year) -> Filters:
     if not (text.isascii() and text.isdigit() and len(text) == 4 and "1000" <= text <= "9998"):
         raise BadSearchRequest("year must be a four-digit year, 1000 to 9998")
     return Filters(tags=cleaned, year=int(text))
+
+
+def validate_verbatim(raw) -> bool:
+    """Whether to search the words as typed (`?verbatim=1`, the page's "Search instead for" link)."""
+    if raw in (None, "", "0"):
+        return False
+    if raw != "1":
+        raise BadSearchRequest("verbatim must be 1 or 0")
+    return True
 
 
 def validate_sort(raw) -> str:
@@ -238,22 +274,27 @@ def _answer(
     filters: Filters = facets.NONE,
     detail: bool = False,
     snippets: bool = True,
+    verbatim: bool = False,
 ) -> SearchResult:
     """Search posts and comments for a reader's query: one entry per post, in `sort` order
     (query.SORTS), narrowed by `filters`. With `detail` (the results page) each entry carries its
     best matching comments, and the result the tag and year facets; without `snippets` (the
-    instant box) only titles are highlighted. Raises SearchUnavailable."""
+    instant box) only titles are highlighted; with `verbatim` the words are searched as typed,
+    none corrected or completed. Raises SearchUnavailable."""
     started = time.perf_counter()
     cfg = conf.get()
     query = normalize(raw_query)
     parsed = syntax.parse(query)
-    completing = unfinished(raw_query, query) and parsed.last_free  # a phrase or an exclusion is never unfinished
-    result = SearchResult(query=query, page=page, page_size=cfg.serving.page_size, completing=completing, sort=sort, filters=filters, parsed=parsed)
+    completing = unfinished(raw_query, query) and parsed.last_free and not verbatim  # a phrase or an exclusion is never unfinished
+    result = SearchResult(
+        query=query, page=page, page_size=cfg.serving.page_size, completing=completing, sort=sort, filters=filters, parsed=parsed, verbatim=verbatim
+    )
+    result.counted = snippets or cfg.serving.instant_counts
     if parsed.only_exclusions:
         result.note = ONLY_EXCLUSIONS
     if not words(parsed.searched):  # empty, only dots and colons, or only exclusions: nothing to search for
         return result
-    key = cache_key(query, completing=result.completing, sort=sort, filters=filters, detail=detail, snippets=snippets)
+    key = cache_key(query, completing=result.completing, sort=sort, filters=filters, detail=detail, snippets=snippets) + ("\x00verbatim" if verbatim else "")
     # The caches key their entries by the index generation, and the dictionary of the index's
     # words is reloaded when it moves. Without PostgreSQL the search still answers, uncached.
     gen = current_generation()
@@ -279,6 +320,8 @@ def _guarded(result: SearchResult, executor: Executor, gen: int | None, **shape)
     """_run() behind the breaker: failures become SearchUnavailable (a calm 503)."""
     try:
         _run(result, executor, gen, **shape)
+        if shape.get("detail") and not result.total and not result.hits:
+            _starters(result, executor)
     except TransportError as exc:  # connection refused, timeout, the deadline passed (after failover)
         breaker.record(False)
         log.warning("search unavailable: %s", exc)
@@ -307,9 +350,13 @@ def cache_key(query: str, *, completing: bool, sort: str, filters: Filters, deta
     return words + shape + ("\x00detail" if detail else "") + ("" if snippets else "\x00titles")
 
 
+# How a request was asked, which a cached answer takes from the request, not from the cache.
+ASKED = ("completing", "sort", "filters", "parsed", "counted", "verbatim")
+
+
 def _cached(value: tuple, asked: SearchResult, started: float) -> SearchResult:
     """A cached answer as the result of this request (`asked`: its query, order and filters)."""
-    found = SearchResult(**resultcache.unpack(value), cached=True, completing=asked.completing, sort=asked.sort, filters=asked.filters, parsed=asked.parsed)
+    found = SearchResult(**resultcache.unpack(value), cached=True, **{name: getattr(asked, name) for name in ASKED})
     found.query = asked.query  # the reader's own casing, not the first reader's (the key is lowercased)
     found.alternatives[0] = Alternative(found.alternatives[0].score, asked.parsed.searched, typed=True)
     found.boosts = boosts(found.alternatives, tiers=conf.get().ranking.tiers)
@@ -338,7 +385,9 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     unknown = plan.unknown_words(query, dictionary if dictionary is not None else frozenset(), cfg)
     unknown = [i for i in unknown if i >= result.parsed.fixed_words]  # a quoted word is never corrected
     last_present = True
-    if dictionary is not None:
+    if result.verbatim:  # "Search instead for": what was typed, nothing corrected
+        unknown, remote = [], []
+    elif dictionary is not None:
         suggest, aggregations, remote, last_present = plan.local_suggestions(query, unknown, dictionary, cfg=cfg, completing=result.completing)
         result.dictionary = True
     else:
@@ -411,9 +460,40 @@ def _search(
         excluded=_excluded(result, executor),
         fuzzy=result.completing and dictionary is not None and plan.strangers_to_titles(query, dictionary, cfg),
     )
-    _read(result, executor.search(body))
+    if result.sort == NEWEST and plan.spellings_of(body):
+        body = _newest(result, executor, body)
+    else:
+        _read(result, executor.search(body))
     if detail and result.hits and cfg.serving.entry_comments:
         _with_comments(result, executor, body, cfg)
+
+
+def _newest(result: SearchResult, executor: Executor, body: dict) -> dict:
+    """Newest first lists the posts Best match counts: those of the spelling the page stands for,
+    by date, its words marked. Which spelling that is only the answer says, so with several it
+    takes two requests: the counts first, then that spelling's page. Returns the second's body."""
+    counted = executor.search(plan.counts_request(body))
+    spelling = reader.read(counted, result.alternatives, by_date=True).spelling
+    own = groups.members(result.alternatives, spelling)
+    listed = plan.spelling_request(body, spelling, highlight_query(own, completing=result.completing))
+    _read(result, {**executor.search(listed), "aggregations": counted.get("aggregations", {})})
+    result.set_aside, result.listed = result.others, result.total
+    return listed
+
+
+def _starters(result: SearchResult, executor: Executor) -> None:
+    """What a results page that found nothing offers instead (search/querying/starters.py). Extras:
+    when the request fails the page still answers, with its advice alone."""
+    serving = conf.get().serving
+    if not (serving.empty_page_posts or serving.empty_page_tags):
+        return
+    try:
+        response = executor.search(starters.request(posts=serving.empty_page_posts, tags=serving.empty_page_tags), kinds=(Kind.POSTS,))
+    except (TransportError, ApiError) as exc:
+        log.warning("recent posts unavailable for an empty page: %s", exc)
+        result.uncacheable = True
+        return
+    result.recent, result.popular_tags = starters.read(response)
 
 
 def _excluded(result: SearchResult, executor: Executor) -> tuple[int, ...]:

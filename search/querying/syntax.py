@@ -49,6 +49,13 @@ class Parsed:
     def as_dict(self) -> dict:
         return {"free": self.free, "phrases": list(self.phrases), "exclusions": list(self.exclusions)}
 
+    def without(self, *, phrase: str | None = None, exclusion: str | None = None) -> str:
+        """The query written again without one phrase or exclusion: the phrases quoted, the free
+        text, then the exclusions (the page's removable chips)."""
+        quoted = lambda text: f'"{text}"' if len(words(text)) > 1 else text  # noqa: E731
+        kept = [f'"{p}"' for p in self.phrases if p != phrase] + ([self.free] if self.free else [])
+        return " ".join(kept + [f"-{quoted(e)}" for e in self.exclusions if e != exclusion])
+
     def showing(self, corrected: str) -> str:
         """A correction of `searched` as the reader wrote it: the phrases quoted, untouched."""
         if not self.phrases:

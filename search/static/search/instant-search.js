@@ -5,8 +5,9 @@
 // Keys: ArrowDown/ArrowUp move through the options (wrapping), Enter opens the highlighted result
 // (or submits the form when none is highlighted), Escape closes the list and a second Escape
 // clears the box, Tab leaves; "/" elsewhere on the page focuses the box. The correction and the
-// result count go to a polite live region. Each option shows its date and, when its title marks
-// nothing, why it is there; the last one is "See all N results" (the results page's count).
+// result count go to a polite live region. A correction offered but not searched is the first
+// option ("Did you mean cool?"). Each result shows its date and, when its title marks nothing, why
+// it is there; the last option is "See all N results" (the results page's count).
 //
 // Safety: titles are plain text and set with textContent. A title highlight is HTML that
 // Elasticsearch already escaped, with only <mark> added: it is parsed (inert, never inserted as
@@ -163,11 +164,11 @@
     return "";
   }
 
-  // Whether the answer's total is the count of the one spelling it stands for: a keystroke's
-  // request does not count several spellings apart (a third more of Elasticsearch's time), so
-  // with several, the dropdown shows no number rather than one the results page will not show.
+  // Whether the answer's total is the count of the one spelling it stands for, the number the
+  // results page shows: the server counts spellings apart unless told not to (serving.instant_counts),
+  // and then the dropdown shows no number rather than one the results page will not show.
   function exactTotal(data) {
-    return (data.search_terms || []).length <= 1;
+    return data.counted !== false || (data.search_terms || []).length <= 1;
   }
 
   function countText(data) {
@@ -178,7 +179,8 @@
   function seeAll(data, index) {
     var a = document.createElement("a");
     a.id = "instant-option-" + index;
-    a.href = (input.form.getAttribute("action") || "") + "?q=" + encodeURIComponent(data.query);
+    // The text as sent: a space after the last word says it is finished, for the page as for this answer.
+    a.href = (input.form.getAttribute("action") || "") + "?q=" + encodeURIComponent(lastQuery || data.query);
     a.className = "instant-all";
     a.setAttribute("role", "option");
     a.setAttribute("aria-selected", "false");
@@ -186,6 +188,27 @@
     a.textContent = exactTotal(data) ? "See all " + countText(data) : "See all results";
     return a;
   }
+
+  // The first row when the server offers a correction it did not search ("Did you mean cool?"):
+  // an option like the others, which opens the results page of the correction.
+  function suggestion(data, index) {
+    var a = document.createElement("a");
+    a.id = "instant-option-" + index;
+    a.href = (input.form.getAttribute("action") || "") + "?q=" + encodeURIComponent(data.did_you_mean);
+    a.className = "instant-suggestion";
+    a.setAttribute("role", "option");
+    a.setAttribute("aria-selected", "false");
+    a.tabIndex = -1;
+    var meant = document.createElement("strong");
+    meant.textContent = data.did_you_mean;
+    a.appendChild(document.createTextNode("Did you mean "));
+    a.appendChild(meant);
+    a.appendChild(document.createTextNode("?"));
+    return a;
+  }
+
+  // A line of the live region as a sentence: "Did you mean cool?" takes no period after it.
+  function sentence(line) { return /[.?!\u2026]$/.test(line) ? line : line + "."; }
 
   function render(data) {
     var hits = (data.results || []).slice(0, MAX_OPTIONS);
@@ -195,19 +218,26 @@
     // so that "node.j" marks "js" as "j" typed and "s" completed.
     var words = (data.query || "").toLowerCase().match(/[^\s.:]+/g) || [];
     var prefix = data.completing && words.length ? words[words.length - 1] : "";
-    hits.forEach(function (hit, i) { listbox.appendChild(option(hit, i, prefix)); });
-    if (hits.length) listbox.appendChild(seeAll(data, hits.length));
-    listbox.hidden = hits.length === 0;
+    var offered = data.did_you_mean ? 1 : 0;
+    if (offered) listbox.appendChild(suggestion(data, 0));
+    hits.forEach(function (hit, i) { listbox.appendChild(option(hit, i + offered, prefix)); });
+    if (hits.length) listbox.appendChild(seeAll(data, hits.length + offered));
+    listbox.hidden = !options().length;
     var lines = [];
     if (data.note) lines.push(data.note);
-    if (data.showing_for) lines.push("Showing results for " + data.showing_for);
-    if (data.did_you_mean) lines.push("Did you mean " + data.did_you_mean + "?");
+    // A corrected start the search completes is shown as one: "mozilla fire…", not "mozilla fire".
+    if (data.showing_for) lines.push("Showing results for " + data.showing_for + (data.showing_start ? "\u2026" : ""));
     if (!hits.length) lines.push("No results for " + data.query);
     note.textContent = lines.join(" · ");
     note.hidden = lines.length === 0;
-    lines.push((exactTotal(data) ? countText(data) : hits.length + " shown") +
-               (hits.length ? ". Use the up and down arrow keys to choose one" : ""));
-    status.textContent = lines.join(". ") + ".";
+    if (offered) lines.push("Did you mean " + data.did_you_mean + "?");
+    lines.push(exactTotal(data) ? countText(data) : hits.length + " shown");
+    if (hits.length) {
+      lines.push("Use the up and down arrow keys to choose one");
+    } else if (offered) {
+      lines.push("Use the down arrow key to choose it");
+    }
+    status.textContent = lines.map(sentence).join(" ");
     settled();
     highlight(-1);
     if (document.activeElement === input) { open(); } else { close(); }
@@ -241,8 +271,8 @@
 
   // Tells the log which result of the answer on screen was opened (never delays the navigation).
   function opened(option) {
-    if (option.className === "instant-all") return;  // the results page logs its own search
-    var index = Array.prototype.indexOf.call(options(), option);
+    if (option.className !== "instant-hit") return;  // "See all" and "Did you mean": the results page logs its own search
+    var index = Array.prototype.indexOf.call(listbox.querySelectorAll(".instant-hit"), option);
     if (window.searchClicks && index >= 0) window.searchClicks.send(shownQueryId, index + 1, option.getAttribute("href"));
   }
 

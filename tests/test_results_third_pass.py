@@ -1,0 +1,228 @@
+"""Issue 54 in a real browser (Playwright, Debian's Chromium, the real services): newest first on
+the results the page counts, empty pages that help, the dropdown while a word is half-typed, the
+query as typed after a correction, the phone's header. Each test failed before its fix."""
+
+import re
+
+import pytest
+
+from tests.browser_support import count, every_page, listed_titles
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+OPTIONS = "#instant-listbox:not([aria-busy]) [role=option]"
+
+
+def counted_titles(page, url: str) -> list[str]:
+    """The titles the pages of a search list as its own spelling's posts (not "found as" another)."""
+    own = lambda shown: shown.locator("ol.results > li").filter(has_not=shown.locator(".other-spelling"))  # noqa: E731
+    return [t for shown in every_page(page, url) for t in own(shown).locator("> a[data-position]").all_inner_texts()]
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_newest_first_orders_the_results_the_page_counts(page, blog, width):
+    """Issue 54 item 2: "firefix extnsion" counted 19 posts of "firefox extension" by best match and
+    listed 1 newest first (only posts holding every word of some spelling), the posts of "fire fix
+    extension" among them, with "fix" marked. Newest first lists the counted posts, by date, marks
+    only the words of the spelling shown, and says at the control what it lists."""
+    page.set_viewport_size({"width": width, "height": 900})
+    url = blog["url"] + "/search/?q=firefix+extnsion"
+    best = counted_titles(page, url)
+    page.goto(url)
+    total = count(page)
+    assert total == len(best) > 10  # two pages
+    page.locator("nav.sort a", has_text="Newest first").click()
+    page.wait_for_url("**sort=new*")
+    assert count(page) == total and "firefox extension" in page.locator("#showing-for").inner_text()
+    note = page.locator("#order-note").inner_text()
+    assert f"same {total} results" in note, note
+    assert "found as another spelling" in note  # what Best match lists besides
+    assert page.locator("nav.sort #order-note").count() == 1  # said at the control, not above it
+    marks = {m.lower() for m in page.locator("ol.results mark").all_inner_texts()}
+    assert marks and marks <= {"firefox", "extension", "extensions"}, marks
+    newest = listed_titles(page, page.url)
+    assert sorted(newest) == sorted(best)
+    dates = [
+        d
+        for shown in every_page(page, url + "&sort=new")
+        for d in shown.locator("ol.results time").evaluate_all("ts => ts.map(t => t.getAttribute('datetime'))")
+    ]
+    assert dates == sorted(dates, reverse=True) and len(dates) == total
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_an_empty_page_offers_recent_posts_and_popular_tags(page, blog, width):
+    """Issue 54 item 1: a page that finds nothing left the reader with advice alone. It lists the
+    newest posts and the commonest tags, each a link that finds something."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(blog["url"] + "/search/?q=kotlin")
+    empty = page.locator("#empty-state")
+    assert "no posts that mention" in empty.inner_text()
+    recent = empty.locator("#recent-posts + ul a")
+    assert 1 <= recent.count() <= 5
+    dates = empty.locator("#recent-posts + ul time").evaluate_all("ts => ts.map(t => t.getAttribute('datetime'))")
+    assert len(dates) == recent.count() and dates == sorted(dates, reverse=True)
+    tags = empty.locator("#popular-tags + ul a")
+    assert tags.count() >= 3 and tags.first.inner_text() == "browsers"  # the commonest first
+    assert all(link.is_visible() for link in [recent.first, tags.first])
+    recent.first.click()
+    page.wait_for_load_state()
+    assert "/search/" not in page.url
+    page.go_back()
+    page.locator("#popular-tags + ul a", has_text="browsers").click()
+    page.wait_for_url("**tag=browsers*")
+    assert count(page) > 0 and "tag browsers" in page.locator(".active-filters").inner_text()
+
+
+def test_did_you_mean_is_an_option_of_the_dropdown(page, blog, build_index):
+    """Issue 54 item 1: in the dropdown "Did you mean" was grey text the arrow keys skipped, and the
+    live region read "Did you mean cool?. No results". It is the first option now."""
+    from tests.factories import make_post
+
+    make_post("A cool trick", "Something cool about shells.")
+    build_index()
+    page.goto(blog["url"] + "/")
+    page.fill("#search-input", "cobol ")
+    offer = page.locator(OPTIONS).first
+    offer.wait_for(timeout=10_000)
+    assert offer.inner_text() == "Did you mean cool?"
+    status = page.locator("#instant-status").inner_text()
+    assert "?." not in status and "Did you mean cool?" in status and "No results for cobol" in status, status
+    page.press("#search-input", "ArrowDown")
+    assert offer.get_attribute("aria-selected") == "true"
+    assert page.get_attribute("#search-input", "aria-activedescendant") == offer.get_attribute("id")
+    page.press("#search-input", "Enter")
+    page.wait_for_url("**/search/?q=cool*")
+    assert "A cool trick" in page.locator("ol.results").inner_text()
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_dropdown_completes_a_half_typed_word_lists_titles_first_and_counts(page, blog, build_index, width):
+    """Issue 54 item 5: "mozila firf" said "Showing results for mozilla fire" (a whole word one typo
+    from "firf") over posts of fire; posts whose bodies held the words outranked a title holding one;
+    with several spellings "See all results" had no number."""
+    from tests.factories import make_post
+
+    make_post("Chrome tips", "Tips for the browser.", days_ago=60)  # a title holding one word of "chrome news"
+    build_index()
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(blog["url"] + "/")
+    page.fill("#search-input", "writng firf")
+    page.locator(OPTIONS).first.wait_for(timeout=10_000)
+    assert page.locator(OPTIONS).first.locator(".title").inner_text() == "Writing a Firefox extension"
+    assert page.locator("#instant-note").inner_text() == "Showing results for writing fire\u2026"  # a start, completed
+    assert "Fire" in page.locator(OPTIONS).first.locator(".title mark").all_inner_texts()[-1]
+    page.fill("#search-input", "chrome news ")
+    page.locator(OPTIONS).filter(has_text="Chrome tips").wait_for(timeout=10_000)
+    titles = page.locator(OPTIONS).locator(".title").all_inner_texts()
+    assert titles[0] == "Chrome tips", titles  # the one title that marks a word, before the bodies' matches
+    page.fill("#search-input", "jekyl staticman")
+    see_all = page.locator(OPTIONS).last.filter(has_text="See all")
+    see_all.wait_for(timeout=10_000)
+    shown = see_all.inner_text()
+    assert re.fullmatch(r"See all \d+ results?", shown), shown
+    see_all.click()
+    page.wait_for_url("**/search/?q=*")
+    assert shown == f"See all {count(page)} result" + ("" if count(page) == 1 else "s")
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_search_instead_for_the_words_as_typed(page, blog, width):
+    """Issue 54 item 7: after a correction the page offered no way to search what was typed. A
+    "Search instead for" link opens the verbatim mode (`verbatim=1`), page and API: nothing
+    corrected, the order and filters kept, a link back to the corrected search."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(blog["url"] + "/search/?q=firefix+extnsion&sort=new")
+    assert count(page) > 0 and "firefox extension" in page.locator("#showing-for").inner_text()
+    instead = page.locator("#search-instead a")
+    assert instead.inner_text() == "firefix extnsion"
+    instead.click()
+    page.wait_for_url("**verbatim=1*")
+    assert "sort=new" in page.url and page.locator("#showing-for").count() == 0
+    assert "Searched as typed" in page.locator("#verbatim-note").inner_text()
+    assert page.locator("#empty-state").count() == 1  # the blog holds neither word as typed
+    assert page.locator("#search-input").input_value() == "firefix extnsion"
+    api = page.request.get(blog["url"] + "/api/search/?q=firefix+extnsion&verbatim=1").json()
+    assert (api["verbatim"], api["showing_for"], api["total"], api["search_terms"]) == (True, "", 0, [[1.1, "firefix extnsion"]])
+    assert page.request.get(blog["url"] + "/api/search/?q=firefix&verbatim=yes").status == 400
+    page.locator("#verbatim-note a").click()
+    page.wait_for_url(re.compile(r".*sort=new(?!.*verbatim).*"))
+    assert "firefox extension" in page.locator("#showing-for").inner_text()
+
+
+# The lines an element's text takes: its text's boxes, grouped by their top (a <q> sits a pixel apart).
+LINES = """el => { const r = document.createRange(); r.selectNodeContents(el);
+  const tops = [...r.getClientRects()].filter(b => b.width > 0).map(b => b.top).sort((a, b) => a - b);
+  return tops.filter((top, i) => i === 0 || top - tops[i - 1] > 8).length; }"""
+
+
+def test_on_a_phone_the_header_is_short(page, blog, settings):
+    """Issue 54 item 6: on a phone the count and the cap took a line each, Order a row and Filters
+    another, and the first result started more than half way down the first screen."""
+    settings.SEARCH = {**settings.SEARCH, "MAX_PAGE": 1}  # a cap to say
+    page.set_viewport_size({"width": 375, "height": 667})
+    page.goto(blog["url"] + "/search/?q=firefox&tag=browsers")
+    summary = page.locator(".summary-line")
+    assert "first 10" in summary.inner_text() and summary.evaluate(LINES) == 1, summary.inner_text()
+    order, control = page.locator("nav.sort").bounding_box(), page.locator("details#filters > summary").bounding_box()
+    assert abs(order["y"] + order["height"] / 2 - (control["y"] + control["height"] / 2)) < 12, (order, control)  # one row
+    assert page.locator("details#filters > summary").inner_text() == "Filters (1 on)"
+    first = page.locator("ol.results > li").first.bounding_box()
+    assert first["y"] < 667 * 0.5, first
+    page.goto(blog["url"] + "/search/?q=firefix")  # a correction: its notice and "Search instead for" too
+    first = page.locator("ol.results > li").first.bounding_box()
+    assert first["y"] < 667 * 0.6, first
+    page.locator("details#filters > summary").click()  # opened: the facets under the row, above the results
+    facets = page.locator(".facets").bounding_box()
+    assert facets["y"] >= control["y"] + control["height"] - 1 and facets["width"] > 300
+    assert facets["y"] + facets["height"] <= page.locator("ol.results").bounding_box()["y"]
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_pages_of_this_pass_have_no_axe_violations(page, blog, build_index, width):
+    """axe-core on each state this pass added, at desktop and phone width: newest first with its
+    note, an empty page with recent posts and tags, a correction with "Search instead for", the
+    verbatim page, a filter counted on the Filters control, the query's chips, the dropdown's "Did
+    you mean" option."""
+    from tests.browser_support import violations
+    from tests.factories import make_post
+
+    make_post("A cool trick", "Something cool about shells.")
+    build_index()
+    page.set_viewport_size({"width": width, "height": 900})
+    found = {}
+    for name, path, shown in [
+        ("newest first", "/search/?q=firefix+extnsion&sort=new", "#order-note"),
+        ("empty, with recent posts", "/search/?q=kotlin", "#recent-posts"),
+        ("search instead", "/search/?q=firefix+extnsion", "#search-instead"),
+        ("verbatim", "/search/?q=firefix+extnsion&verbatim=1", "#verbatim-note"),
+        ("a filter on", "/search/?q=firefox&tag=browsers", ".filters-on"),
+        ("chips", '/search/?q="keyboard+shortcuts"+firefox+-roundup', "a.chip-exclusion"),
+    ]:
+        page.goto(blog["url"] + path)
+        assert page.locator(shown).count() > 0, name
+        found[name] = violations(page)
+    page.goto(blog["url"] + "/")
+    page.fill("#search-input", "cobol ")
+    page.locator(OPTIONS).first.filter(has_text="Did you mean").wait_for(timeout=10_000)
+    page.press("#search-input", "ArrowDown")
+    found["did you mean option"] = violations(page)
+    assert not any(found.values()), found
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_parsed_query_is_removable_chips(page, blog, width):
+    """Issue 54 item 7: the parsed phrase and exclusion were small grey text. They are chips now,
+    each a link that searches again without it."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(blog["url"] + '/search/?q="keyboard+shortcuts"+firefox+-roundup')
+    phrase, exclusion = page.locator("#parsed-query a.chip-phrase"), page.locator("#parsed-query a.chip-exclusion")
+    assert phrase.locator("q").inner_text() == "keyboard shortcuts" and exclusion.locator("del").inner_text() == "roundup"
+    assert phrase.is_visible() and phrase.evaluate("a => getComputedStyle(a).backgroundColor") != "rgba(0, 0, 0, 0)"
+    assert count(page) == 1
+    exclusion.click()
+    page.wait_for_url("**/search/?q=*")
+    assert page.locator("#search-input").input_value() == '"keyboard shortcuts" firefox'
+    assert page.locator("a.chip-exclusion").count() == 0 and page.locator("a.chip-phrase").count() == 1
+    page.locator("a.chip-phrase").click()
+    page.wait_for_url("**/search/?q=firefox*")
+    assert page.locator("#parsed-query").count() == 0 and count(page) > 1
