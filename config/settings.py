@@ -111,9 +111,11 @@ else:
         }
     }
 
-LANGUAGE_CODE = "en-us"
+# The pages speak the blog's language (SEARCH_LANGUAGE, search/conf.py): the search app ships
+# German and French translations (search/locale/); a site sets its own LANGUAGE_CODE.
+LANGUAGE_CODE = {"de": "de", "fr": "fr"}.get(os.environ.get("SEARCH_LANGUAGE", "en"), "en-us")
 TIME_ZONE = "UTC"
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"

@@ -6,6 +6,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 missing=()
 command -v wrk >/dev/null || missing+=(wrk)
 command -v redis-server >/dev/null || missing+=(redis-server)
+command -v msgfmt >/dev/null || missing+=(gettext)  # the catalogues' checks (tests/test_translations.py)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   log "installing Debian's ${missing[*]} for the benchmarks"
@@ -14,5 +15,5 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 elif [[ " ${missing[*]} " == *" wrk "* ]]; then
   die "wrk not found and not root: install Debian's package (apt-get install wrk)"
 else
-  log "WARNING: redis-server not found and not root: the Redis candidate is skipped (apt-get install redis-server)"
+  log "WARNING: ${missing[*]} not found and not root: the Redis candidate is skipped, the catalogues unchecked (apt-get install ${missing[*]})"
 fi

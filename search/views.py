@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render, resolve_url
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from search import answers, conf, health, metrics, metrics_serving
@@ -80,8 +81,8 @@ def page_links(result, *, debug: bool) -> dict:
         "newest": url(sort=NEWEST),
         "previous": url(page=result.page - 1),
         "next": url(page=result.page + 1),
-        "active": [(f"tag {t}", url(tags=tuple(x for x in chosen.tags if x != t))) for t in chosen.tags]
-        + ([(f"year {chosen.year}", url(year=None))] if chosen.year else []),
+        "active": [(gettext("tag {tag}").format(tag=t), url(tags=tuple(x for x in chosen.tags if x != t))) for t in chosen.tags]
+        + ([(gettext("year {year}").format(year=chosen.year), url(year=None))] if chosen.year else []),
         "clear": url(tags=(), year=None),
     }
     links.update(last=url(page=result.num_pages), reachable=result.num_pages * result.page_size)
@@ -209,7 +210,7 @@ def api(request):
     except BadSearchRequest as exc:
         return json_response({"error": str(exc)}, status=400)
     except SearchUnavailable:
-        return retry_later(json_response({"error": "search is temporarily unavailable"}, status=503))
+        return retry_later(json_response({"error": gettext("search is temporarily unavailable")}, status=503))
     log = recorder()
     query_id = log.record(result, source="api", burst=log.instant_burst(request.GET))
     body = json_body(result.as_api())

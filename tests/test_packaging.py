@@ -75,6 +75,8 @@ def test_the_wheel_holds_the_app_and_its_extension_only(wheel):
         "search/data/real_words_en.txt.gz",
         "search/data/real_words_de.txt.gz",
         "search/data/real_words_fr.txt.gz",
+        "search/locale/de/LC_MESSAGES/django.mo",
+        "search/locale/fr/LC_MESSAGES/django.mo",
     ):
         assert expected in names, expected
     assert [n for n in names if n.startswith("search/_lexicon.") and n.endswith(".so")], "the compiled extension is missing"

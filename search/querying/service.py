@@ -18,6 +18,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from django.db import Error
+from django.utils.translation import gettext
 from elasticsearch import ApiError, TransportError
 
 from search import conf, generation, metrics, process, realwords, synonyms, vocabulary
@@ -193,10 +194,10 @@ def validate_page(raw) -> int:
         return 1
     text = str(raw).strip()
     if not (text.isascii() and text.isdigit() and len(text) <= 6):
-        raise BadSearchRequest("page must be a whole number")
+        raise BadSearchRequest(gettext("page must be a whole number"))
     page = int(text)
     if page < 1:
-        raise BadSearchRequest("page must be 1 or more")
+        raise BadSearchRequest(gettext("page must be 1 or more"))
     return page  # past the last page: answered as such (search())
 
 
@@ -205,16 +206,16 @@ def validate_filters(tags: list[str], year) -> Filters:
     cleaned = tuple(dict.fromkeys(t.strip() for t in tags if t and t.strip()))
     limit = conf.get().serving.max_filter_tags
     if len(cleaned) > limit:
-        raise BadSearchRequest(f"at most {limit} tags at once")
+        raise BadSearchRequest(gettext("at most {limit} tags at once").format(limit=limit))
     if any(len(t) > 100 for t in cleaned):
-        raise BadSearchRequest("a tag is at most 100 characters")
+        raise BadSearchRequest(gettext("a tag is at most 100 characters"))
     if any(unicodedata.category(ch) == "Cc" for t in cleaned for ch in t):
-        raise BadSearchRequest("a tag holds no control characters")
+        raise BadSearchRequest(gettext("a tag holds no control characters"))
     if year in (None, ""):
         return Filters(tags=cleaned)
     text = str(year).strip()
     if not (text.isascii() and text.isdigit() and len(text) == 4 and "1000" <= text <= "9998"):
-        raise BadSearchRequest("year must be a four-digit year, 1000 to 9998")
+        raise BadSearchRequest(gettext("year must be a four-digit year, 1000 to 9998"))
     return Filters(tags=cleaned, year=int(text))
 
 
@@ -223,7 +224,7 @@ def validate_verbatim(raw) -> bool:
     if raw in (None, "", "0"):
         return False
     if raw != "1":
-        raise BadSearchRequest("verbatim must be 1 or 0")
+        raise BadSearchRequest(gettext("verbatim must be 1 or 0"))
     return True
 
 
@@ -232,7 +233,7 @@ def validate_sort(raw) -> str:
     if raw in (None, ""):
         return RELEVANCE
     if raw not in SORTS:
-        raise BadSearchRequest(f"sort must be one of: {', '.join(SORTS)}")
+        raise BadSearchRequest(gettext("sort must be one of: {sorts}").format(sorts=", ".join(SORTS)))
     return raw
 
 
@@ -241,7 +242,9 @@ def normalize(raw: str) -> str:
     return normalize_query(raw, max_length=cfg.ranking.max_query_length, max_words=cfg.ranking.max_query_words, max_tokens=cfg.ranking.max_query_tokens)
 
 
-ONLY_EXCLUSIONS = "Type a word to search for, not only words to leave out."
+def only_exclusions() -> str:
+    """The note of a query of only exclusions, in the page's language."""
+    return gettext("Type a word to search for, not only words to leave out.")
 
 
 def unfinished(raw_query: str, query: str) -> bool:
@@ -291,7 +294,7 @@ def _answer(
     )
     result.counted = snippets or cfg.serving.instant_counts
     if parsed.only_exclusions:
-        result.note = ONLY_EXCLUSIONS
+        result.note = only_exclusions()
     if not words(parsed.searched):  # empty, only dots and colons, or only exclusions: nothing to search for
         return result
     key = cache_key(query, completing=result.completing, sort=sort, filters=filters, detail=detail, snippets=snippets) + ("\x00verbatim" if verbatim else "")

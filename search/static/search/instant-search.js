@@ -28,6 +28,28 @@
   // The site's own word for a reply (search/box.html, the WORDS setting); the API's `matched`
   // value stays "comment" whatever the site calls it.
   var REPLY = input.getAttribute("data-reply") || "comment";
+  // The words of the dropdown in the site's language (search/templatetags/search_words.py,
+  // instant_texts): each a template with {named} places; English when the page sends none.
+  var TEXTS = {
+    months: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
+    date: "j M Y", reply_by: "{reply} by {author} on ", reply_on: "{reply} on ",
+    found_as: "found as \u201c{spelling}\u201d", in_reply: "a {reply}", in_text: "the text",
+    together: "the words together in {where}", every_word: "every word, in the title or {where}",
+    some_words: "some of the words, in {where}", result_one: "{n} result", result_other: "{n} results",
+    zero_is_one: false, see_all: "See all {count}", see_all_results: "See all results",
+    did_you_mean: "Did you mean {suggestion}?", showing_for: "Showing results for {shown}",
+    no_results: "No results for {query}", shown: "{n} shown",
+    arrows: "Use the up and down arrow keys to choose one", arrow_down: "Use the down arrow key to choose it"
+  };
+  try {
+    var given = JSON.parse(input.getAttribute("data-texts") || "{}");
+    Object.keys(given).forEach(function (key) { TEXTS[key] = given[key]; });
+  } catch (e) { /* English, as without the attribute */ }
+  function t(key, values) {
+    return String(TEXTS[key]).replace(/\{(\w+)\}/g, function (all, name) {
+      return values && name in values ? values[name] : all;
+    });
+  }
   var timer = null;
   var issued = 0;       // number of the latest request sent
   var lastQuery = null; // the query whose answer is on screen (or on its way)
@@ -130,7 +152,7 @@
       var kind = document.createElement("span");
       kind.className = "kind";
       var by = hit.comments && hit.comments.length && hit.comments[0].author;
-      kind.textContent = REPLY + (by ? " by " + by : "") + " on ";
+      kind.textContent = by ? t("reply_by", { reply: REPLY, author: by }) : t("reply_on", { reply: REPLY });
       a.appendChild(kind);
     }
     var title = document.createElement("span");
@@ -144,23 +166,25 @@
     return a;
   }
 
-  // Dates as every page writes them ("8 Dec 2016", Django's "j M Y"), from the ISO text.
-  var MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  // Dates as every page writes them ("8 Dec 2016", Django's "j M Y" in English), from the ISO
+  // text: the format's j, M and Y as Django's date filter writes them, the rest as it stands.
   function shortDate(iso) {
     var m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso || "");
-    return m ? parseInt(m[3], 10) + " " + MONTHS[parseInt(m[2], 10) - 1] + " " + m[1] : "";
+    if (!m) return "";
+    var parts = { j: String(parseInt(m[3], 10)), M: TEXTS.months[parseInt(m[2], 10) - 1], Y: m[1] };
+    return TEXTS.date.replace(/[jMY]/g, function (c) { return parts[c]; });
   }
 
   // Why a hit is there when its title shows no marked word: from the tier it reached (already in
   // every answer: no highlighting of the bodies, which the keystroke requests never ask for).
   function why(hit) {
-    if (hit.spelling) return "found as \u201c" + hit.spelling + "\u201d";
-    var where = hit.matched === "comment" ? "a " + REPLY : "the text";
+    if (hit.spelling) return t("found_as", { spelling: hit.spelling });
+    var where = hit.matched === "comment" ? t("in_reply", { reply: REPLY }) : t("in_text");
     var tier = hit.tier || "";
     if (tier.indexOf("title.") === 0) return "";
-    if (/^body\..*phrase$/.test(tier)) return "the words together in " + where;
-    if (tier === "all.words") return "every word, in the title or " + where;
-    if (tier === "some.words") return "some of the words, in " + where;
+    if (/^body\..*phrase$/.test(tier)) return t("together", { where: where });
+    if (tier === "all.words") return t("every_word", { where: where });
+    if (tier === "some.words") return t("some_words", { where: where });
     return "";
   }
 
@@ -172,7 +196,8 @@
   }
 
   function countText(data) {
-    return data.total + (data.total === 1 ? " result" : " results");
+    var one = data.total === 1 || (TEXTS.zero_is_one && data.total === 0);
+    return t(one ? "result_one" : "result_other", { n: data.total });
   }
 
   // The last row: the results page of the query, with the count the page will show.
@@ -185,7 +210,7 @@
     a.setAttribute("role", "option");
     a.setAttribute("aria-selected", "false");
     a.tabIndex = -1;
-    a.textContent = exactTotal(data) ? "See all " + countText(data) : "See all results";
+    a.textContent = exactTotal(data) ? t("see_all", { count: countText(data) }) : t("see_all_results");
     return a;
   }
 
@@ -201,9 +226,10 @@
     a.tabIndex = -1;
     var meant = document.createElement("strong");
     meant.textContent = data.did_you_mean;
-    a.appendChild(document.createTextNode("Did you mean "));
+    var around = String(TEXTS.did_you_mean).split("{suggestion}");
+    a.appendChild(document.createTextNode(around[0]));
     a.appendChild(meant);
-    a.appendChild(document.createTextNode("?"));
+    a.appendChild(document.createTextNode(around.slice(1).join("")));
     return a;
   }
 
@@ -226,16 +252,16 @@
     var lines = [];
     if (data.note) lines.push(data.note);
     // A corrected start the search completes is shown as one: "mozilla fire…", not "mozilla fire".
-    if (data.showing_for) lines.push("Showing results for " + data.showing_for + (data.showing_start ? "\u2026" : ""));
-    if (!hits.length) lines.push("No results for " + data.query);
+    if (data.showing_for) lines.push(t("showing_for", { shown: data.showing_for + (data.showing_start ? "\u2026" : "") }));
+    if (!hits.length) lines.push(t("no_results", { query: data.query }));
     note.textContent = lines.join(" · ");
     note.hidden = lines.length === 0;
-    if (offered) lines.push("Did you mean " + data.did_you_mean + "?");
-    lines.push(exactTotal(data) ? countText(data) : hits.length + " shown");
+    if (offered) lines.push(t("did_you_mean", { suggestion: data.did_you_mean }));
+    lines.push(exactTotal(data) ? countText(data) : t("shown", { n: hits.length }));
     if (hits.length) {
-      lines.push("Use the up and down arrow keys to choose one");
+      lines.push(t("arrows"));
     } else if (offered) {
-      lines.push("Use the down arrow key to choose it");
+      lines.push(t("arrow_down"));
     }
     status.textContent = lines.map(sentence).join(" ");
     settled();
