@@ -10,7 +10,8 @@ from dataclasses import fields
 from datetime import date
 
 from django import template
-from django.utils import dateformat
+from django.utils import dateformat, translation
+from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext, pgettext
 
 from search import conf
@@ -52,8 +53,16 @@ def count_of(count, one: str, many: str) -> str:
 
 @register.simple_tag
 def instant_texts() -> str:
-    """The instant results' words in the active language, as JSON for search/instant-search.js
-    (its TEXTS: each a template with {named} places). Escaped by the tag as any attribute value."""
+    """The box's `data-texts` attribute: the instant results' words in the active language that
+    differ from the script's English defaults (its TEXTS: each a template with {named} places),
+    as JSON, escaped as any attribute value. An English page sends none."""
+    with translation.override("en"):
+        english = _instant_texts()
+    texts = {key: value for key, value in _instant_texts().items() if value != english[key]}
+    return format_html(' data-texts="{}"', json.dumps(texts, ensure_ascii=False)) if texts else ""
+
+
+def _instant_texts() -> dict:
     texts = {
         "months": [dateformat.format(date(2000, m, 1), "M") for m in range(1, 13)],
         "date": gettext("j M Y"),
@@ -78,4 +87,4 @@ def instant_texts() -> str:
         "arrows": gettext("Use the up and down arrow keys to choose one"),
         "arrow_down": gettext("Use the down arrow key to choose it"),
     }
-    return json.dumps(texts, ensure_ascii=False)
+    return texts
