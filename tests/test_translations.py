@@ -117,3 +117,20 @@ def test_a_french_blog_says_how_many_in_french(client, build_index, settings):
     assert "Résultats pour <q>serveur</q>" in page and "1 résultat" in page and "Pertinence" in page
     page = client.get(reverse("search:results"), {"q": "serveur", "page": "7"}).content.decode()
     assert "La page 7 est au-delà de la dernière page" in page
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_dropdown_speaks_german_in_a_browser(page, site, settings):
+    """The script reads the box's texts: "See all" and the count in German, dates as German writes them."""
+    settings.LANGUAGE_CODE = "de"
+    page.goto(site["url"] + "/")
+    page.fill("#search-input", "firefox")
+    options = page.locator("#instant-listbox:not([aria-busy]) [role=option]")
+    options.first.wait_for(timeout=10_000)
+    last = options.last.inner_text()
+    assert re.fullmatch(r"Alle anzeigen \(\d+ Ergebnisse?\)", last), last
+    assert re.search(r"\d{1,2}\. \w+\.? \d{4}", options.first.inner_text()), options.first.inner_text()
+    status = page.locator("#instant-status").inner_text()
+    assert "Pfeiltasten" in status and "results" not in status, status
+    assert page.get_attribute("#search-input", "placeholder") == "Beiträge und Kommentare durchsuchen"
