@@ -9,9 +9,9 @@ Hunspell check and suggest but do not list a stem's forms, and only the suffix r
 
 Not expanded: prefixes (German participles are stems of their own in igerman98), continuation
 classes, compounds. Left out: the flags that make another word rather than another form of it
-(DERIVATIONS: the German feminine "-in", the "-ung" noun, the "-bar" and "-end" adjectives of
-a verb, comparatives), stems allowed only inside
-compounds, forbidden words, and a stem that needs an affix as a form of its own.
+(DERIVATIONS: the German feminine "-in", the "-ung" noun, the "-bar", "-lich" and "-end"
+adjectives, the "-chen" diminutive, comparatives), stems allowed only inside compounds,
+forbidden words, and a stem that needs an affix as a form of its own.
 """
 
 import re
@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # The flags of igerman98 (de_DE) that make another word or a degree of it: F feminine, J the
-# noun in -ung, B the adjective in -bar, D the participle in -end, C the comparative and
-# superlative, g the "-innen" forms, e and j compound joints. Dicollecte's French flags inflect.
-DERIVATIONS = {"de": frozenset("FJBDCgej"), "fr": frozenset()}
+# noun in -ung, B the adjective in -bar, L the adjective in -lich, M the diminutive in -chen, D
+# the participle in -end, C the comparative and superlative, g the "-innen" forms, e and j
+# compound joints. Dicollecte's French flags inflect.
+DERIVATIONS = {"de": frozenset("FJBLMDCgej"), "fr": frozenset()}
 
 
 @dataclass
