@@ -32,6 +32,7 @@ help:
 	@echo "make test-oldest  the tests but the browser's on the oldest corner: Python 3.11, Django 5.2, Elasticsearch 8.19"
 	@echo "make services start Elasticsearch and PostgreSQL (idempotent);  make stop: stop them"
 	@echo "make bench    run the benchmarks under bench/;  make relevance: the relevance table"
+	@echo "make relevance-languages  the relevance table on a German and a French blog"
 	@echo "make cluster  start the three-node dev cluster (9201-9203);  make cluster-stop: stop it"
 	@echo "make test-cluster  the node-loss, rolling-restart, reindex and two-server tests on that cluster"
 	@echo "make test-upgrade  the rolling upgrade 8.19 -> 9 of a three-node cluster under load"
