@@ -24,7 +24,7 @@ export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
 export ELASTIC_PASSWORD ?= blogsearch-dev-elastic
 export ELASTICSEARCH_URL ?= http://blogsearch:blogsearch-dev-site@127.0.0.1:9200
 
-.PHONY: run test test-oldest test-oldest-suite stop-oldest test-upgrade test-notebook test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale bench bench-reindex bench-load bench-scale bench-scale-cluster fuzz compose-check clean help
+.PHONY: run test test-oldest test-oldest-suite stop-oldest test-upgrade test-notebook test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale relevance-languages bench bench-reindex bench-load bench-scale bench-scale-cluster fuzz compose-check clean help
 
 help:
 	@echo "make run      set up and serve the site on the sample corpus at http://$(HOST):$(PORT)"
@@ -32,6 +32,7 @@ help:
 	@echo "make test-oldest  the tests but the browser's on the oldest corner: Python 3.11, Django 5.2, Elasticsearch 8.19"
 	@echo "make services start Elasticsearch and PostgreSQL (idempotent);  make stop: stop them"
 	@echo "make bench    run the benchmarks under bench/;  make relevance: the relevance table"
+	@echo "make relevance-languages  the relevance table on a German and a French blog"
 	@echo "make cluster  start the three-node dev cluster (9201-9203);  make cluster-stop: stop it"
 	@echo "make test-cluster  the node-loss, rolling-restart, reindex and two-server tests on that cluster"
 	@echo "make test-upgrade  the rolling upgrade 8.19 -> 9 of a three-node cluster under load"
@@ -177,6 +178,11 @@ relevance: setup
 	$(PY) bench/relevance.py --fail-on-regression
 	$(PY) bench/asyoutype.py --fail-on-regression
 	$(PY) bench/syntax_relevance.py --fail-on-regression
+
+# Relevance on a German and a French blog, each in its own database and index prefix with its
+# SEARCH_LANGUAGE (bench/language_blogs.sh; docs/benchmarks.md#german-and-french-blogs). Reports, no gate.
+relevance-languages: setup
+	bash bench/language_blogs.sh
 
 # The same relevance run on the corpus grown 10x (its own database and index prefix).
 relevance-scale: setup

@@ -148,22 +148,24 @@ class Query:
     edits: int = 0  # the most edits (an adjacent swap is one) between a typo and its word
 
 
-def neighbours(ch: str) -> str:
-    for r, row in enumerate(QWERTY):
+def neighbours(ch: str, rows=QWERTY) -> str:
+    """The keys next to `ch` on a keyboard of `rows` (QWERTY unless told: bench/langgen.py types
+    on QWERTZ and AZERTY)."""
+    for r, row in enumerate(rows):
         c = row.find(ch)
         if c >= 0:
             near = row[max(c - 1, 0) : c] + row[c + 1 : c + 2]
             for other in (r - 1, r + 1):
-                if 0 <= other < len(QWERTY):
-                    near += QWERTY[other][max(c - 1, 0) : c + 1]
+                if 0 <= other < len(rows):
+                    near += rows[other][max(c - 1, 0) : c + 1]
             return near
     return ""
 
 
-def typo(word: str, kind: str, rng: random.Random) -> str:
+def typo(word: str, kind: str, rng: random.Random, rows=QWERTY) -> str:
     i = rng.randrange(len(word))
     if kind == "adjacent_key":
-        near = neighbours(word[i])
+        near = neighbours(word[i], rows)
         return word[:i] + rng.choice(near) + word[i + 1 :] if near else word
     if kind == "transposition":
         i = min(i, len(word) - 2)

@@ -80,6 +80,10 @@ MIN_BASE = 4
 def _strips(word: str, ending: str, language: str) -> bool:
     if not word.endswith(ending) or len(word) - len(ending) < MIN_BASE:
         return False
+    # French's stemmer strips a base's own final "s" ("gars": gar), so "garse" and "blogmarkss"
+    # stem apart from the word: a doubled "s" is a typo, not a form.
+    if language == "fr" and word[: -len(ending)].endswith("s"):
+        return False
     return not (language == "de" and ending == "s" and word[-2] not in GERMAN_S_AFTER)
 
 

@@ -142,13 +142,31 @@ def test_an_inflected_form_of_a_word_the_blog_holds_is_searched_as_typed(client,
 
 
 @pytest.mark.django_db
-def test_a_typo_is_still_corrected_in_a_french_blog(client, build_index, settings):
+@pytest.mark.parametrize(
+    ("title", "body", "query", "showing"),
+    [
+        ("Les voitures de Renault", "Une histoire de voitures.", "voiturse renault", "voitures renault"),
+        # On b2f221c "blogmarkss" found nothing and offered nothing (bench/language_relevance.py,
+        # kind confusion): it was taken for a plural of "blogmarks", which the stemmer does not make.
+        ("Mes blogmarks de la semaine", "Des liens.", "blogmarkss", "blogmarks"),
+    ],
+)
+def test_a_typo_is_still_corrected_in_a_french_blog(client, build_index, settings, title, body, query, showing):
     settings.SEARCH = {**settings.SEARCH, "LANGUAGE": "fr", "CACHE_SECONDS": 0}
-    make_post("Les voitures de Renault", "Une histoire de voitures.")
+    make_post(title, body)
     make_post("La tarte tatin", "Une recette.")
     build_index()
-    data = client.get(reverse("search:api"), {"q": "voiturse renault "}).json()
-    assert data["showing_for"] == "voitures renault" and data["results"][0]["title"] == "Les voitures de Renault"
+    data = client.get(reverse("search:api"), {"q": query + " "}).json()
+    assert data["showing_for"] == showing and data["results"][0]["title"] == title
+
+
+def test_a_french_word_ending_in_s_takes_no_ending():
+    """The light French stemmer strips one final "s": "blogmarkss" stems to blogmarks, "blogmarks"
+    to blogmark, so a doubled "s" is a typo, not a plural the stemmed fields find."""
+    held = {"blogmarks", "gars", "tarte"}.__contains__
+    for typed in ("blogmarkss", "garss", "garse"):
+        assert not languages.another_form_held(typed, "fr", held), typed
+    assert languages.another_form_held("tartes", "fr", held)
 
 
 @pytest.mark.parametrize(
