@@ -1,15 +1,25 @@
 """What each part of our search request costs Elasticsearch: the counts, the collapse, the query.
 
-    .venv/bin/python bench/request_parts.py [--queries 40] [--seed 99]
+    .venv/bin/python bench/request_parts.py [--queries 40] [--seed 99] [--window 100]
     DATABASE_URL=... SEARCH_INDEX_PREFIX=blog100x .venv/bin/python bench/request_parts.py   (the grown corpus)
 
 For fresh queries of each kind (bench/freshqueries.py: keystroke, correctly spelled, misspelled),
 our service searches once in-process (the API's request, the result cache off) while every body
-it sends to the entries' indices is recorded; each body is then sent again three ways, with the
-request cache off: as sent, without its aggregations (the `entries` count of posts, the facets),
-and without those and without `collapse` (one entry per post). It prints the median and mean of
-Elasticsearch's own `took` per kind and way. How these grow from 1x to 100x is why this search's
-latency grows faster than `multi_match`'s (docs/benchmarks.md#100x-the-corpus).
+it sends to the entries' indices is recorded; each body is then sent again several ways, with the
+request cache off (issue 52's levers):
+
+- as sent;
+- without its aggregations (the `entries` count of posts, the spellings' counts, the facets);
+- without those and without `collapse` (one entry per post);
+- that, counting hits exactly only up to 1,000 (`track_total_hits`: "more than 1,000");
+- the first phase of a plan in phases: the tiers that read the bodies' positions (the body
+  phrases, every word across the fields) left out;
+- that first phase with those tiers as a `rescore` of its top `--window` hits.
+
+It prints the median and mean of Elasticsearch's own `took` per kind and way, and how many
+bodies the phases put the same hits in the same order as the bare query (no counts, no
+collapse). How these grow from 1x to 100x is why this search's latency grows faster than
+`multi_match`'s (docs/benchmarks.md#100x-the-corpus).
 """
 
 import argparse
@@ -22,11 +32,64 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+# The tiers whose clauses read the bodies' positions: the `phases` way moves them to a rescore.
+BODY_TIERS = ("body.exact.phrase", "body.stem.phrase", "all.words")
+
+
+def _without(body: dict, *keys: str) -> dict:
+    return {k: v for k, v in body.items() if k not in keys}
+
+
+def _is_body_group(clause: dict) -> bool:
+    """A dis_max of one tier whose clauses are named alt<i>.<a body tier>."""
+    queries = clause.get("dis_max", {}).get("queries", [])
+    return bool(queries) and all(q.get("constant_score", {}).get("_name", "").endswith(BODY_TIERS) for q in queries)
+
+
+def _split(query: dict) -> tuple[dict, list[dict]]:
+    """The query without its body tiers, and those tiers (found in the bool's `should`, at any depth of `must`)."""
+    if "bool" not in query:
+        return query, []
+    inner = dict(query["bool"])
+    moved = [c for c in inner.get("should", []) if _is_body_group(c)]
+    inner["should"] = [c for c in inner.get("should", []) if not _is_body_group(c)]
+    musts = []
+    for clause in inner.get("must", []):
+        first, more = _split(clause)
+        musts.append(first)
+        moved += more
+    if musts:
+        inner["must"] = musts
+    return {"bool": inner}, moved
+
+
+def _phases(body: dict, window: int) -> dict:
+    """No counts, no collapse; the body tiers scored only on the first phase's top `window`."""
+    first, moved = _split(body["query"])
+    bare = {**_without(body, "aggs", "collapse"), "query": first, "track_total_hits": False}
+    if moved:
+        bare["rescore"] = {"window_size": window, "query": {"rescore_query": {"bool": {"should": moved}}}}
+    return bare
+
+
+BARE, PHASES = "no aggregations, no collapse", "phases (rescore)"
+# Each way a recorded body is sent again.
+WAYS = {
+    "as sent": lambda body, _: body,
+    "no aggregations": lambda body, _: _without(body, "aggs"),
+    BARE: lambda body, _: _without(body, "aggs", "collapse"),
+    "bounded count (1,000), no collapse": lambda body, _: {**_without(body, "aggs", "collapse"), "track_total_hits": 1000},
+    "first phase only": lambda body, window: _without(_phases(body, window), "rescore"),
+    PHASES: _phases,
+}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--seed", type=int, default=99)
+    parser.add_argument("--window", type=int, default=100, help="the rescore window of the `phases` way")
     args = parser.parse_args()
     from bench import inprocess
 
@@ -52,25 +115,25 @@ def main():
     client, es = Client(), get_client()
     posts = load_posts(args.corpus)
     print(f"prefix {conf.get().index.prefix}, {args.queries} fresh queries a kind; Elasticsearch's took, median / mean ms")
-    print("| kind | requests | as sent | without aggregations | without aggregations and collapse |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| kind | requests | " + " | ".join(WAYS) + " | phases' page as the bare query's |")
+    print("| --- | --- | " + " | ".join("---" for _ in WAYS) + " | --- |")
     for kind in (KEYSTROKE, CORRECT, MISSPELLED):
         bodies.clear()
         for q in pool(args.corpus, kind=kind, size=args.queries, seed=args.seed, posts=posts):
             client.get("/api/search/", {"q": q, "snippets": "0"})
         elastic_transport.Transport.perform_request = send  # the replays are not recorded
-        took = {"sent": [], "no aggs": [], "bare": []}
+        took = {way: [] for way in WAYS}
+        same = 0  # bodies whose phases put the same documents in the same order as the bare query
         for index, body in bodies:
-            ways = {
-                "sent": body,
-                "no aggs": {k: v for k, v in body.items() if k != "aggs"},
-                "bare": {k: v for k, v in body.items() if k not in ("aggs", "collapse")},
-            }
-            for way, sent in ways.items():
-                took[way].append(es.options(request_timeout=30).search(index=index, body=sent, request_cache=False)["took"])
+            tops = {}
+            for way, shape in WAYS.items():
+                answer = es.options(request_timeout=30).search(index=index, body=shape(body, args.window), request_cache=False)
+                took[way].append(answer["took"])
+                tops[way] = [h["_id"] for h in answer["hits"]["hits"]]
+            same += tops[PHASES] == tops[BARE]
         elastic_transport.Transport.perform_request = recording
         cells = [f"{statistics.median(v):.1f} / {statistics.mean(v):.1f}" for v in took.values()]
-        print(f"| {kind} | {len(bodies)} | " + " | ".join(cells) + " |")
+        print(f"| {kind} | {len(bodies)} | " + " | ".join(cells) + f" | {same} of {len(bodies)} |")
 
 
 if __name__ == "__main__":
