@@ -267,6 +267,13 @@ class RankingSettings:
     corrected_completion_min_docs: int = _doc(
         "An unfinished last word whose start is corrected is completed in the reader's place only into a word this many documents hold.", 2
     )
+    did_you_mean_min_docs: int = _doc(
+        "'Did you mean' offers a correction of a real word the blog lacks (lettuce, kotlin) only when each word it puts in is held by this "
+        "many documents: fewer is almost nothing (lettuce: lattice, 1 post). A word that is no real word gets its offer at any count "
+        "(althete: athlete, 1 post). 0 turns it off (bench/offers.py).",
+        3,
+        min=0,
+    )
     relevance_weight: float = _doc("BM25's scale inside a tier: breaks ties without crossing tiers.", 0.01)
 
 

@@ -108,6 +108,12 @@ def count(page) -> int:
     return int(re.match(r"(\d+) result", page.locator(".summary-line").inner_text()).group(1))
 
 
+def showing_for(page) -> str:
+    """Where a corrected page names the spelling it shows: the notice on a wide screen, the heading
+    on a narrow one (issue 54 item 6)."""
+    return page.locator("#showing-for strong:visible, h1 .heading-shown:visible").first.inner_text()
+
+
 def listed_titles(page, url: str) -> list[str]:
     """Every title the pages of a search list, following "Next" to the last page."""
     return [t for shown in every_page(page, url) for t in shown.locator("ol.results > li > a[data-position]").all_inner_texts()]

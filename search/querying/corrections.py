@@ -299,6 +299,17 @@ class Judge:
     def hinted(self, typed: str, corrected: str) -> bool:
         return hinted(typed, corrected, absent=self.absent, real=self.real, rare=self.rare)
 
+    def finds_enough(self, typed: str, corrected: str) -> bool:
+        """Whether a correction of the word `typed` is worth offering for what it finds: a real word
+        the blog lacks (`rare` or `real`: kotlin, lettuce) was likely meant as typed, so its correction
+        must be held by `ranking.did_you_mean_min_docs` documents, each word of a split too; any other
+        word is a typo, whose correction one post is enough for ("althete": athlete). Without a
+        dictionary nothing is counted and every correction passes. The counts are looked at first:
+        they cost a microsecond, the real-word list some ten."""
+        if self.held is None or all(self.held(word) >= self.ranking.did_you_mean_min_docs for word in corrected.split()):
+            return True
+        return not any(test is not None and test(typed) for test in (self.rare, self.real))
+
 
 def sure_only(alts: list[Alternative], judge: Judge, *, completing: bool) -> tuple[list[Alternative], list[Alternative]]:
     """(the alternatives searched: what was typed and the sure corrections, the others best first)."""
@@ -311,18 +322,20 @@ def sure_only(alts: list[Alternative], judge: Judge, *, completing: bool) -> tup
 def offered(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -> str:
     """The "Did you mean ...?" of a query: the best correction not searched, only when none is, and
     only one that changes every word the blog lacks and keeps each word's first letter: "qzxvbnm
-    plotkit" keeps the gibberish, "hotlink" is no guess at "kotlin" (issue 54)."""
+    plotkit" keeps the gibberish, "hotlink" is no guess at "kotlin" (issue 54). When that one finds
+    almost nothing (Judge.finds_enough: "lattice", 1 post, for "lettuce") nothing is offered: the
+    next is a worse guess still ("lecture")."""
     if not dropped or len(kept) != 1:
         return ""
-    return next((alt.text for alt in dropped if _offerable(kept[0].text, alt.text, judge.absent)), "")
-
-
-def _offerable(typed: str, corrected: str, absent) -> bool:
-    split = _same_and_changed(typed, corrected)
-    if split is None:
-        return True  # left to the typo model, as before
-    same, changed = split
-    return not any(absent(x) for x in same) and all(x[:1] == y[:1] for x, y in changed)
+    typed = kept[0].text
+    for alt in dropped:
+        split = _same_and_changed(typed, alt.text)
+        if split is None:
+            return alt.text  # left to the typo model, as before
+        same, changed = split
+        if not any(judge.absent(x) for x in same) and all(x[:1] == y[:1] for x, y in changed):
+            return alt.text if all(judge.finds_enough(x, y) for x, y in changed) else ""
+    return ""
 
 
 def fallback(alts: list[Alternative], dropped: list[Alternative], judge: Judge) -> list[Alternative]:
