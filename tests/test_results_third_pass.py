@@ -374,3 +374,26 @@ def test_the_browser_finds_the_search_engine_and_its_icon(page, blog, width):
     assert icon.ok and icon.headers["content-type"] == "image/png"
     query, completions = page.request.get(blog["url"] + "/api/suggest/?q=firefix+ext").json()
     assert "firefox ext" not in completions and completions[0] == "Writing a Firefox extension", completions
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_year_facet_lists_the_biggest_years_first(page, blog, build_index, width):
+    """Issue 54 item 7: the Year facet listed the five most recent years and hid the biggest ones
+    behind "All N years". In a browser: the years in view are those with the most results."""
+    from tests.factories import make_post
+
+    for years_ago, posts in [(1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1), (18, 6), (19, 4)]:
+        for i in range(posts):
+            make_post(f"Okapi sighting {years_ago}-{i}", "An okapi in the forest.", days_ago=365 * years_ago + 10)
+    build_index()
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(blog["url"] + "/search/?q=okapi")
+    if width < 600:
+        page.locator("details#filters > summary").click()  # closed on a phone
+    facet = page.locator("ul[aria-labelledby=facet-years]")
+    shown = [int(y) for y in facet.locator("li a").all_inner_texts()]
+    counts = dict(zip(shown, (int(c) for c in facet.locator(".count").all_inner_texts()), strict=True))
+    assert len(shown) == 5 and shown == sorted(shown, reverse=True), shown  # five, newest first
+    hidden = page.locator("details.more-years")
+    assert hidden.locator("summary").inner_text() == "All 8 years"
+    assert max(counts.values()) == 6 and sorted(counts.values(), reverse=True)[:2] == [6, 4], counts  # the big years in view
