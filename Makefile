@@ -196,7 +196,7 @@ bench-load: setup
 	bash devservices/bench-tools.sh
 	$(PY) bench/load.py
 
-# Speed on Elasticsearch 9.x against 8.19 (issue 50; docs/benchmarks.md#speed-on-92-against-819):
+# Speed on Elasticsearch 9.x against 8.19 (issue 50; docs/benchmarks.md#speed-on-924-against-819):
 # this search and multi_match on the three kinds of fresh queries, on the dev node and on the
 # 8.19.21 node of test-oldest, interleaved in one run, with the gates checked on both. The servers
 # of both run in the oldest corner's venv: its client 8.19 talks to both lines, so only the server
