@@ -24,7 +24,7 @@ export DATABASE_URL ?= $(shell bash devservices/postgres.sh url)
 export ELASTIC_PASSWORD ?= blogsearch-dev-elastic
 export ELASTICSEARCH_URL ?= http://blogsearch:blogsearch-dev-site@127.0.0.1:9200
 
-.PHONY: run test test-oldest test-oldest-suite stop-oldest test-upgrade test-notebook test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale relevance-languages bench bench-reindex bench-load bench-scale bench-scale-cluster fuzz compose-check clean help
+.PHONY: run corpus bench-versions test test-oldest test-oldest-suite stop-oldest test-upgrade test-notebook test-cluster cluster cluster-stop lint services stop venv setup relevance relevance-scale relevance-languages bench bench-reindex bench-load bench-scale bench-scale-cluster fuzz compose-check clean help
 
 help:
 	@echo "make run      set up and serve the site on the sample corpus at http://$(HOST):$(PORT)"
@@ -33,6 +33,7 @@ help:
 	@echo "make services start Elasticsearch and PostgreSQL (idempotent);  make stop: stop them"
 	@echo "make bench    run the benchmarks under bench/;  make relevance: the relevance table"
 	@echo "make relevance-languages  the relevance table on a German and a French blog"
+	@echo "make bench-versions  search's speed on Elasticsearch 9.x against 8.19, in one run"
 	@echo "make cluster  start the three-node dev cluster (9201-9203);  make cluster-stop: stop it"
 	@echo "make test-cluster  the node-loss, rolling-restart, reindex and two-server tests on that cluster"
 	@echo "make test-upgrade  the rolling upgrade 8.19 -> 9 of a three-node cluster under load"
@@ -77,12 +78,15 @@ setup: venv services
 	$(PY) manage.py migrate --noinput -v 0
 	$(PY) manage.py search_security
 
-run: setup
+# The sample corpus imported into an empty database and indexed (else the index built if missing).
+corpus: setup
 	@if [ "$$($(PY) manage.py shell --no-imports -v 0 -c 'from blog.models import Post; print(Post.objects.exists())' | tail -1)" = "False" ]; then \
 	  if [ -f "$(CORPUS)/posts.ndjson" ]; then $(PY) manage.py import_corpus "$(CORPUS)"; \
 	  else echo "No corpus at $(CORPUS): loading the bundled demo data"; $(PY) manage.py import_corpus $(DEMO_DATA); fi; \
 	  $(PY) manage.py reindex; \
 	else $(PY) manage.py reindex --if-missing; fi
+
+run: corpus
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: setup
@@ -197,6 +201,24 @@ bench: bench-reindex bench-scale
 bench-load: setup
 	bash devservices/bench-tools.sh
 	$(PY) bench/load.py
+
+# Speed on Elasticsearch 9.x against 8.19 (issue 50; docs/benchmarks.md#speed-on-924-against-819):
+# this search and multi_match on the three kinds of fresh queries, on the dev node and on the
+# 8.19.21 node of test-oldest, interleaved in one run, with the gates checked on both. The servers
+# of both run in the oldest corner's venv: its client 8.19 talks to both lines, so only the server
+# differs. Each node holds the corpus, indexed from a database of its own. The 8.19 node is stopped
+# by PID whatever the outcome. BENCH_ARGS adds bench/load.py options (--rounds, --seconds).
+BENCH_ARGS ?=
+VERSIONS_ONLY = --only "this search, misspelled" --only "multi_match, misspelled" --only "this search, correctly spelled" \
+  --only "multi_match, correctly spelled" --only "this search, keystroke" --only "multi_match, keystroke"
+bench-versions: .env.dev
+	env -u DATABASE_URL PG_DB=blogsearch_oldest bash devservices/postgres.sh start
+	$(MAKE) corpus
+	bash devservices/bench-tools.sh
+	$(MAKE) $(OLDEST) corpus && .venv-oldest/bin/python bench/load.py $(VERSIONS_ONLY) --redis-port 0 \
+	  --warmup-seconds 15 \
+	  --node-url http://blogsearch:blogsearch-dev-site@127.0.0.1:$(OLDEST_ES_PORT) --node-database-url $(call OLDEST_PG,blogsearch_oldest) $(BENCH_ARGS); \
+	  rc=$$?; $(MAKE) stop-oldest; exit $$rc
 
 bench-scale: setup
 	bash devservices/bench-tools.sh

@@ -32,6 +32,12 @@ twin at REF, interleaved: the ratio of the two (p50, or a cached query's request
 this code is slower than REF's on the same queries in the same run, which a ratio against a figure
 recorded on another day cannot (the machine's speed drifts).
 
+--node-url URL adds, for every "this search" and multi_match candidate of fresh queries, its twin
+on servers whose Elasticsearch is that node (another version, the same corpus indexed from
+--node-database-url), interleaved: `make bench-versions` runs it with the 8.19 node of `make
+test-oldest` against the 9.x dev node (issue 50). It prints each twin's ratio to the dev node's
+candidate, and checks the gates on both nodes.
+
 --redis-servers 2 runs two gunicorn servers on the one Redis result cache (wrk drives both);
 --cluster-url and --scale-database-url add this search and multi_match on a cluster or on another
 corpus (bench/scale.sh: the 10x corpus), interleaved with the rest.
@@ -233,10 +239,17 @@ def parse_args():
         "--cluster-url", help="also measure this search and multi_match on this cluster (comma-separated nodes), interleaved with the single node's"
     )
     parser.add_argument(
+        "--warmup-seconds", type=int, default=2, help="each candidate's wrk warm-up (a node started for the run needs more: make bench-versions gives 15)"
+    )
+    parser.add_argument(
         "--warmup-passes", type=int, default=1, help="times every repeated path is requested before the rounds (more fill every worker's cache)"
     )
     parser.add_argument("--only", action="append", default=[], help="run only the candidate with this label (repeatable)")
     parser.add_argument("--ref", help="also run every 'this search' candidate on the code of this git commit (interleaved; its ratio printed)")
+    parser.add_argument(
+        "--node-url", help="also run every 'this search' and multi_match candidate on this Elasticsearch node (e.g. another version), interleaved"
+    )
+    parser.add_argument("--node-database-url", help="... whose index was built from this database (default: DATABASE_URL's)")
     parser.add_argument("--scale-database-url", help="also measure against this database (e.g. the 10x corpus) ...")
     parser.add_argument("--scale-prefix", default="blog10x", help="... and this index prefix, in the same run")
     parser.add_argument("--scale-factor", type=int, default=10, help="... which holds this many times the corpus (its growth target: 1.3x at 10x, 1.5x above)")
@@ -291,6 +304,18 @@ def plan_candidates(args) -> tuple[list[tuple], dict]:
         if not candidates:
             sys.exit(f"--only matches no candidate: {[c[0] for c in CANDIDATES]}")
         servers = {name: env for name, env in servers.items() if any(name in c[1].split("+") for c in candidates)}
+    if args.node_url:
+        twins = [
+            (f"{label}, {args.node_suffix}", f"{server}{NODE}", prefix, kind)
+            for label, server, prefix, kind in candidates
+            if server == "shipped" and kind != "repeated" and label.startswith(("this search, ", "multi_match, "))
+        ]
+        if not twins:
+            sys.exit("--node-url: no 'this search' or multi_match candidate of fresh queries is run")
+        # Each twin right after its candidate: on a busy machine the two run in the same minute.
+        twin_of = {twin[0].removesuffix(f", {args.node_suffix}"): twin for twin in twins}
+        candidates = [c for candidate in candidates for c in (candidate, twin_of.get(candidate[0])) if c is not None]
+        servers[f"shipped{NODE}"] = {"ELASTICSEARCH_URL": args.node_url, **({"DATABASE_URL": args.node_database_url} if args.node_database_url else {})}
     if args.ref:
         twins = [
             (f"{label}, at {args.ref}", f"{server}@ref", prefix, kind)
@@ -306,6 +331,7 @@ def plan_candidates(args) -> tuple[list[tuple], dict]:
 
 
 REF = "@ref"  # the suffix of a server that runs --ref's code
+NODE = "@node"  # the suffix of a server on --node-url's Elasticsearch
 
 
 def ref_worktree(ref: str, tmp: Path) -> Path:
@@ -339,10 +365,14 @@ def main():
     from dotenv import load_dotenv
 
     load_dotenv(os.environ.get("ENV_FILE", ROOT / ".env.dev"), override=False)
-    from bench.escache import clear_request_cache
+    from bench.escache import clear_request_cache, server_version
     from bench.freshqueries import CORRECT, KEYSTROKE, MISSPELLED, pool, slices
     from bench.querygen import LOAD_KINDS, generate, load_posts
 
+    if args.node_url:
+        # The twins are named after the two versions: "this search, misspelled, on 8.19.21".
+        args.versions = server_version(os.environ.get("ELASTICSEARCH_URL", "http://127.0.0.1:9200")), server_version(args.node_url)
+        args.node_suffix = f"on {args.versions[1]}"
     candidates, server_envs = plan_candidates(args)
     recorded = gates.recorded()  # before the run: a malformed table fails at once
     tmp = Path(tempfile.mkdtemp(prefix="bench-load-"))
@@ -363,7 +393,7 @@ def main():
             files[label, r] = write_paths(tmp / f"c{n}r{r + 1}.txt", prefix, queries)
     # A run with the same seed as an earlier one sends the same queries: its suggest requests
     # would be answered from Elasticsearch's request cache (bench/escache.py).
-    for url in {os.environ.get("ELASTICSEARCH_URL", "http://127.0.0.1:9200"), args.cluster_url} - {None}:
+    for url in {os.environ.get("ELASTICSEARCH_URL", "http://127.0.0.1:9200"), args.cluster_url, args.node_url} - {None}:
         clear_request_cache(url)
     if any(prefix == "/search/" for _label, _server, prefix, _kind in candidates):
         # The results page renders `{% static %}` links, which with DEBUG off read the manifest of
@@ -399,7 +429,7 @@ def main():
             if kind == "repeated":
                 for path in files[label, -1].read_text().splitlines() * args.warmup_passes:
                     urllib.request.urlopen(f"{urls(spec)[0]}{path}", timeout=10).read()
-            run_wrk(urls(spec), files[label, -1], seconds=2, connections=args.connections, offset=0, fresh=kind != "repeated")
+            run_wrk(urls(spec), files[label, -1], seconds=args.warmup_seconds, connections=args.connections, offset=0, fresh=kind != "repeated")
             quiesce(urls(spec))
         results = {c[0]: [] for c in candidates}
         for r in range(args.rounds):
@@ -434,6 +464,13 @@ def main():
     if verdicts:
         print(f"\nGates ({gates.DOC.relative_to(ROOT)}#gates), each the median of the rounds' ratios:")
         print("\n".join(f"- {v.line()}" for v in verdicts))
+    if args.node_url:
+        # The same gates on the other node: its twins under the dev node's labels.
+        suffix = f", {args.node_suffix}"
+        on_node = gates.check(recorded, {label.removesuffix(suffix): runs for label, runs in results.items() if label.endswith(suffix)})
+        print(f"\nThe same gates on the Elasticsearch {args.versions[1]} node (the rest ran on {args.versions[0]}):")
+        print("\n".join(f"- {v.line()}" for v in on_node))
+        verdicts += on_node
     failed = [v for v in verdicts if not v.passed]
     if failed:
         sys.exit(f"\n{len(failed)} of {len(verdicts)} gates failed:\n" + "\n".join(f"  {v.line()}" for v in failed))
@@ -480,6 +517,12 @@ def report(results: dict, candidates: list[tuple], args) -> None:
                 targets.append((f"{mine[len('this search, ') :]}: requests/s vs {args.ref}", mine, label, "rps", 0.9, ">="))
             else:
                 targets.append((f"{mine[len('this search, ') :]}: p50 vs {args.ref}", mine, label, "p50", 1.1, "<="))
+    if args.node_url:
+        # Issue 50: as fast on the dev node's version as on the other's, the same queries in the same run.
+        for label in [c[0] for c in candidates if c[0].endswith(f", {args.node_suffix}")]:
+            mine = label.removesuffix(f", {args.node_suffix}")
+            for stat in ("p50", "p99"):
+                targets.append((f"{mine}: {stat} on {args.versions[0]} vs {args.versions[1]}", mine, label, stat, 1.1, "<="))
     # Issue 24's target at 10x, issue 40's at 100x, for this search's p50; its p99 and multi_match's
     # growth are shown against the same figure, for reference.
     growth = 1.3 if args.scale_factor <= 10 else 1.5

@@ -231,3 +231,16 @@ def es_black_hole(settings, black_hole):
     yield
     settings.ELASTICSEARCH = original
     reset_client()
+
+
+@pytest.fixture
+def offline(settings, monkeypatch):
+    """The search service without its site state: no result cache; the word cache in local
+    memory; the generation without PostgreSQL; no dictionary (as before the first `reindex`); no
+    synonym rule. For tests that give search() a client of their own (test_service_plan.py)."""
+    from search import generation, synonyms, vocabulary
+
+    settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0, "WORD_CACHE_SECONDS": 60}
+    monkeypatch.setattr(generation, "latest", lambda: 7)  # never PostgreSQL (not even the listener)
+    monkeypatch.setattr(vocabulary, "current", lambda gen: None)
+    monkeypatch.setattr(synonyms, "current", lambda gen: ())

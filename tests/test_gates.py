@@ -103,3 +103,33 @@ def test_the_recorded_table_gates_what_issue_40_asks_with_candidates_of_the_benc
     (cached,) = [g for g in recorded if g.stat == "rps"]
     assert (cached.top, cached.bottom, cached.limit, cached.sense) == ("this search, one cached query", CANDIDATES[0][0], 0.6, ">=")
     assert all(g.limit == pytest.approx(g.recorded * 1.1) for g in recorded if g.sense == "<=")
+
+
+def plan(**given):
+    from argparse import Namespace
+
+    from bench.load import plan_candidates
+
+    args = {"redis_port": 0, "redis_servers": 1, "scale_database_url": None, "scale_prefix": "x", "cluster_url": None, "ref": None, "node_url": None}
+    return plan_candidates(Namespace(**{**args, **given}))
+
+
+def test_a_second_node_runs_a_twin_of_every_gated_fresh_candidate_on_servers_of_its_own():
+    """bench/load.py --node-url (make bench-versions, issue 50): every gate's two candidates get a
+    twin on that node, so the same gates are checked there, each twin against its own multi_match."""
+    from bench.load import baseline_of
+
+    recorded = [g for g in gates.recorded() if g.stat != "rps"]
+    only = sorted({g.top for g in recorded} | {g.bottom for g in recorded})
+    url, database = "http://site:pw@127.0.0.1:9275", "postgres://127.0.0.1:54359/blogsearch_oldest"
+    candidates, servers = plan(only=only, node_url=url, node_database_url=database, node_suffix="on 8.19.21")
+    twins = {c[0]: c for c in candidates if c[0].endswith(", on 8.19.21")}
+    assert sorted(label.removesuffix(", on 8.19.21") for label in twins) == only
+    assert [c[0] for c in candidates[1::2]] == [f"{c[0]}, on 8.19.21" for c in candidates[::2]]  # each right after its own
+    assert {c[1] for c in twins.values()} == {"shipped@node"} and {c[1] for c in candidates if c[0] not in twins} == {"shipped"}
+    assert servers["shipped@node"] == {"ELASTICSEARCH_URL": url, "DATABASE_URL": database} and servers["shipped"] == {}
+    for g in recorded:
+        twin = twins[f"{g.top}, on 8.19.21"]
+        assert baseline_of(twin[0], twin[3]) == f"{g.bottom}, on 8.19.21"
+    with pytest.raises(SystemExit, match="no 'this search' or multi_match candidate"):  # a cached query has no twin
+        plan(only=["this search, one cached query"], node_url=url, node_database_url=None, node_suffix="on 8.19.21")

@@ -7,6 +7,7 @@ from pip's cache) and needs cargo and PyPI; marked `services` so that `-m "not s
 the quick offline run.
 """
 
+import json
 import os
 import re
 import shutil
@@ -169,6 +170,47 @@ def test_a_minimal_site_with_only_the_app_passes_check(venv, tmp_path):
     result = subprocess.run([str(venv), "-c", CHECK], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip().endswith("checked")
+
+
+def requirement(name: str) -> str:
+    """The line of requirements-dev.txt that pins `name` (pytest>=8.3,<10): the fresh venv's test
+    tools in the checkout's ranges."""
+    return next(line for line in (ROOT / "requirements-dev.txt").read_text().splitlines() if re.match(rf"{name}\s*[<>=]", line))
+
+
+NOTEBOOK = ROOT / "examples" / "notebook"
+
+
+def test_the_notebook_site_passes_its_tests_on_the_installed_wheel(venv, tmp_path):
+    """Issue 50's target: the notebook example passes its own suite on a fresh site that installed
+    the wheel, its dependencies the newest pip finds. `make test` runs it on Python 3.13, Django 6.1
+    and the client 9 against 9.2.4; `make test-oldest` on 3.11, Django 5.2 and the client 8.19. The
+    site is copied outside the checkout without its pytest.ini's `../..`, so `search` is the copy
+    in the venv's site-packages."""
+    run([str(venv), "-m", "pip", "install", "-q", "--disable-pip-version-check", requirement("pytest"), requirement("pytest-django")])
+    site = tmp_path / "notebook"
+    shutil.copytree(NOTEBOOK, site, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    ini = (site / "pytest.ini").read_text()
+    assert "pythonpath = . ../..\n" in ini, "the notebook's pytest.ini changed: update this test"
+    (site / "pytest.ini").write_text(ini.replace("pythonpath = . ../..\n", "pythonpath = .\n"))
+    from django.conf import settings
+
+    from tests.helpers import admin
+
+    db = settings.DATABASES["default"]
+    env = clean_env(NOTEBOOK_DATABASE_URL=f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT']}/notebook_wheel_{os.getpid()}")
+    code = (
+        "import json, sys, django, elasticsearch, search; "
+        "print(json.dumps([sys.version_info[:2], django.VERSION[:2], elasticsearch.__versionstr__, search.__file__]))"
+    )
+    python, django, client, where = json.loads(run([str(venv), "-c", code], cwd=site, env=env).stdout)
+    assert "site-packages" in where, where
+    server = int(admin().info()["version"]["number"].split(".")[0])
+    expected = [6, 1] if python >= [3, 12] else [5, 2]  # Django 6 needs Python 3.12
+    assert django == expected and int(client.split(".")[0]) == server, (python, django, client, server)
+    result = subprocess.run([str(venv), "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=site, env=env, capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert re.search(r"\b\d+ passed\b", result.stdout) and " failed" not in result.stdout, result.stdout[-2000:]
 
 
 # ---------------------------------------------------------------- the guide, as written

@@ -10,7 +10,7 @@ from elastic_transport import ApiResponseMeta, HttpHeaders, NodeConfig
 from elastic_transport import ConnectionError as TransportConnectionError
 from elasticsearch import ApiError, NotFoundError
 
-from search import conf, generation, synonyms, vocabulary
+from search import conf, synonyms, vocabulary
 from search.querying import plan, service
 from search.querying.executor import DeadlineExceeded, Executor
 from search.querying.service import SearchUnavailable, search
@@ -69,16 +69,6 @@ def first_answer(*titles, options=None, word="firefix", count=0):
     }
     body["aggregations"] = {"known_words": {"words": {"buckets": {"w0": {"doc_count": count}}}}}
     return body
-
-
-@pytest.fixture
-def offline(settings, monkeypatch):
-    """No result cache; the word cache in local memory; the generation without PostgreSQL; no
-    dictionary (as before the first `reindex`); no synonym rule."""
-    settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0, "WORD_CACHE_SECONDS": 60}
-    monkeypatch.setattr(generation, "latest", lambda: 7)  # never PostgreSQL (not even the listener)
-    monkeypatch.setattr(vocabulary, "current", lambda gen: None)
-    monkeypatch.setattr(synonyms, "current", lambda gen: ())
 
 
 @pytest.fixture
