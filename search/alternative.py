@@ -9,7 +9,10 @@ synonym rules applied by Elasticsearch: its `text` is that alternative's, `synon
 rules make of it, for the debug table and the API (`label`). A `hint` orders the posts the
 typed words find and finds none of its own (search/querying/corrections.py, step 7). A
 `started` alternative's last word completes a corrected start of the typed one ("triubl": troubl,
-so "trouble"): the search completes it again, as it completes what was typed.
+so "trouble"): the search completes it again, as it completes what was typed. A `form_of`
+alternative is what was typed with a word in the form the blog holds of it, one its stemmer keeps
+apart ("sommers": sommer; plan.form_alternative): counted as the typed spelling like a synonym,
+but analysed like any spelling and never listed as a synonym.
 """
 
 from dataclasses import dataclass
@@ -24,6 +27,7 @@ class Alternative:
     rewrites: tuple[str, ...] = ()
     hint: bool = False
     started: bool = False
+    form_of: str = ""
 
     @property
     def label(self) -> str:

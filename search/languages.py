@@ -72,7 +72,8 @@ def exact_chain(language: str, *, synonyms: tuple | None = None) -> list[tuple]:
 # after these letters ("autos" keeps it) and never a lone "-n"; a typed word is only ever read
 # without its ending, never as a base ("voitur" is a typo of "voiture", whose stem is another).
 ENDINGS = {"de": ("ern", "em", "en", "er", "es", "e", "s"), "fr": ("es", "e", "s", "x")}
-GERMAN_S_AFTER = frozenset("bdfghklmnrt")
+# Lucene's GermanLightStemmer (stEnding): "sommers" keeps its "-s", so it is no form of "sommer" here.
+GERMAN_S_AFTER = frozenset("bdfghklmnt")
 # The shortest base an ending is taken from: "des" is no "de" plus "s".
 MIN_BASE = 4
 
@@ -99,3 +100,32 @@ def other_forms(word: str, language: str) -> list[str]:
 def another_form_held(word: str, language: str, held) -> bool:
     """Whether the blog holds another form of `word` in its language (`held(form)`: the dictionary)."""
     return any(held(form) for form in other_forms(word, language))
+
+
+# The endings of the forms a light stemmer keeps apart ("sommers": sommer, "usern": user, "studios":
+# studio; verbs "schleift": schleife, "listait": liste). A typed word the blog lacks, when the blog holds one of
+# these forms, is searched in that form too, as the typed spelling (plan.held_forms). Written
+# here, not read from Hunspell: the runtime needs no dictionary, and the benchmark's forms come
+# from Hunspell, so they are not this list's own.
+APART_ENDINGS = {
+    "de": tuple("ern em en er es est et st te e n s t".split()),
+    "fr": tuple("aient erait eront erai ions iez ait ais ant ees ent ons ai ee er es ez ir is it a e s x".split()),
+}
+
+
+def apart_forms(word: str, language: str, *, letter: bool = True) -> list[str]:
+    """Forms of `word` its stemmer may keep apart: the word without an ending of APART_ENDINGS,
+    and that base with each ending. Not the word, nor other_forms(word). The bases first, then
+    the fewest letters changed, then alphabetical. None for English. Without `letter`, no base
+    loses a one-letter ending: a slip ("racet" for "racket") looks like one."""
+    endings = APART_ENDINGS.get(language, ())
+    stripped = [e for e in endings if letter or len(e) > 1]
+    # A doubled letter is a typo, not an ending: "blogmarkss" is no form of "blogmarks".
+    bases = {word[: -len(e)] for e in stripped if word.endswith(e) and len(word) - len(e) >= MIN_BASE and word[-len(e) - 1] != e[0]}
+    forms = {form for base in bases for form in (base, *(base + e for e in endings))} - {word, *other_forms(word, language)}
+    return sorted(forms, key=lambda form: (form not in bases, abs(len(form) - len(word)), form))
+
+
+def held_form(word: str, language: str, held, *, letter: bool = True) -> str:
+    """The nearest form of `word` its stemmer keeps apart that the blog holds, or "" (`held(form)`)."""
+    return next((form for form in apart_forms(word, language, letter=letter) if held(form)), "")

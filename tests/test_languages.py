@@ -118,7 +118,23 @@ def test_the_other_forms_of_a_word_are_its_base_and_endings():
     held = {"auto", "foto", "testen", "voiture", "computer"}.__contains__
     for typed, language in (("autos", "de"), ("fotos", "de"), ("testn", "de"), ("voitur", "fr")):
         assert not languages.another_form_held(typed, language, held), typed
-    assert languages.another_form_held("computers", "de", held)
+    assert languages.another_form_held("testens", "de", held)
+
+
+def test_a_form_the_stemmer_keeps_apart_is_the_held_one():
+    """Lucene's light German stemmer strips "-s" after b d f g h k l m n t only: "sommers" and
+    "sommer" stem apart, as "usern" and "user", "studios" and "studio", French "listait" and
+    "liste". On 94a1edc "sommers" counted as a form the stemmed fields find, and found nothing."""
+    held = {"sommer", "user", "studio", "liste", "computer", "blogmarks", "tarte", "schleife"}.__contains__
+    assert not languages.another_form_held("sommers", "de", held)
+    for typed, form in (("sommers", "sommer"), ("usern", "user"), ("studios", "studio"), ("computers", "computer"), ("schleift", "schleife")):
+        assert languages.held_form(typed, "de", held) == form, typed
+    assert languages.held_form("listait", "fr", held) == languages.held_form("listant", "fr", held) == "liste"
+    assert languages.held_form("tartes", "fr", held) == ""  # the stemmed fields find it: other_forms
+    assert languages.held_form("blogmarkss", "fr", held) == ""  # a doubled letter is a typo
+    assert languages.held_form("racet", "de", {"race"}.__contains__, letter=False) == ""  # "racket"
+    assert languages.held_form("listait", "fr", held, letter=False) == "liste"
+    assert languages.apart_forms("sommers", "en") == [] and languages.held_form("users", "en", held) == ""
 
 
 @pytest.mark.django_db
@@ -139,6 +155,27 @@ def test_an_inflected_form_of_a_word_the_blog_holds_is_searched_as_typed(client,
     data = client.get(reverse("search:api"), {"q": query + " "}).json()
     assert data["showing_for"] == ""
     assert data["results"][0]["title"] == posts[0][0]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "posts", "query"),
+    [
+        ("de", [("Sommer-BOB in Berlin", "Vorträge."), ("Ein Streifzug durch TypeScript", "Typen.")], "sommers"),
+        ("de", [("Das Studio für Haskell", "Pakete."), ("Ein Streifzug durch TypeScript", "Typen.")], "studios"),
+        ("fr", [("Les listes de tâches", "Une liste."), ("La tarte tatin", "Une recette.")], "listait"),
+    ],
+)
+def test_a_form_the_stemmer_keeps_apart_is_searched_as_typed(client, build_index, settings, language, posts, query):
+    """On 94a1edc "sommers", "studios" and "listait" found nothing: the held form is searched
+    too, counted as what was typed."""
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": language, "CACHE_SECONDS": 0}
+    for post_title, body in posts:
+        make_post(post_title, body)
+    build_index()
+    data = client.get(reverse("search:api"), {"q": query + " "}).json()
+    assert data["showing_for"] == "" and data["synonyms"] == []
+    assert data["results"][0]["title"] == posts[0][0] and data["total"] == 1
 
 
 @pytest.mark.django_db

@@ -8,7 +8,8 @@ that spelling's posts, not the union with the weaker ones: "firefix extnsion" co
 with several spellings counts posts per spelling (one `filters` aggregation, a bucket per
 spelling, facets.aggregations) and the reader keeps the winner's bucket: still one search.
 
-A synonym alternative belongs to the spelling it rewrote (the rules are applied at once, and its
+A synonym alternative belongs to the spelling it rewrote, a held form (plan.form_alternative) to
+what was typed (the rules are applied at once, and its
 posts are that spelling's posts); a completion clause (`alt<i>c.`) to its alternative.
 """
 
@@ -19,9 +20,11 @@ from search.querying.query import clause_of
 def source(alternatives: list[Alternative], i: int) -> int:
     """The index of the spelling alternative `i` stands for: itself, or the one a synonym rewrote."""
     alt = alternatives[i]
-    if not alt.synonym_of:
+    rewrote = alt.synonym_of or alt.form_of
+    if not rewrote:
         return i
-    return next((j for j, a in enumerate(alternatives) if a.text == alt.synonym_of and not a.synonym_of), i)
+    j = next((j for j, a in enumerate(alternatives) if a.text == rewrote and not a.synonym_of and j != i), i)
+    return j if j == i else source(alternatives, j)  # a synonym of a held form: the typed spelling
 
 
 def key(i: int) -> str:

@@ -14,7 +14,7 @@ before any request:
 `choose_alternatives` turns the suggestions (either source, or the word cache's copy) into alternatives.
 """
 
-from search import languages, symbols
+from search import languages, realwords, symbols
 from search.alternative import Alternative
 from search.conf import SearchSettings
 from search.querying import candidates, facets, groups, syntax
@@ -29,7 +29,7 @@ from search.querying.suggestions import (
     suggest_block,
 )
 from search.stopwords import is_stop_word
-from search.words import one_joined_token, words
+from search.words import key_word, one_joined_token, words
 
 
 def _body(
@@ -131,8 +131,7 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
     word ("c#": search/symbols.py) is never corrected: it is typed on purpose, and its token is
     no word a reader would recognise as a correction."""
     min_length = cfg.ranking.suggester.min_word_length
-    # Held by any document: the stemmed fields then find another form of it as typed.
-    held = (lambda w: known.counts(w) is not None) if hasattr(known, "counts") else known.__contains__
+    held = _held(known)  # by any document: the stemmed fields then find another form of it as typed
     out = []
     for i, (start, end, word) in enumerate(words(query)):
         if len(out) >= cfg.ranking.max_suggest_words:
@@ -150,6 +149,45 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
             continue
         out.append(i)
     return out
+
+
+def _held(known):
+    """Whether any document holds a word, by the dictionary (or a plain set of words)."""
+    return (lambda w: known.counts(w) is not None) if hasattr(known, "counts") else known.__contains__
+
+
+def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings) -> dict[int, str]:
+    """Of the unknown words, those the blog holds in a form their stemmer keeps apart ("sommers":
+    sommer, "listait": liste), each with that form (languages.held_form): searched in that form
+    too, as typed (service._run). Not a word the blog holds as typed ("ronda", in one post).
+    Empty for English."""
+    found, held, language = words(query), _held(known), cfg.index.language
+    if language not in languages.APART_ENDINGS:  # English: its plural rule lives in the corrections
+        return {}
+    folded = {i: key_word(found[i][2]) for i in unknown}  # as the dictionary holds words: "créant": creant
+    # A one-letter ending only off a word the language uses (rare_word_min_zipf): "racet" is a
+    # slip of "racket", no form of "race"; "listait" is rare and a form of "liste".
+    real = lambda word: realwords.is_real(word, cfg.ranking.rare_word_min_zipf, language)  # noqa: E731
+    asked = {i: word for i, word in folded.items() if word.isascii() and word.isalnum() and not held(word)}
+    forms = {i: languages.held_form(word, language, held, letter=real(word)) for i, word in asked.items()}
+    return {i: form for i, form in forms.items() if form}
+
+
+def real_words(query: str, indices, cfg: SearchSettings) -> set[int]:
+    """Of `indices`, the words the blog's language uses (rare_word_min_zipf), folded."""
+    found, language = words(query), cfg.index.language
+    return {i for i in indices if realwords.is_real(key_word(found[i][2]), cfg.ranking.rare_word_min_zipf, language)}
+
+
+def form_alternative(query: str, forms: dict[int, str], cfg: SearchSettings) -> Alternative:
+    """The typed query with each word of `forms` in its held form: counted as the typed spelling
+    (groups.source), never named by "Showing results for", analysed like any spelling. It scores
+    as a synonym alternative does against what was typed (SYNONYM_SCORE_FACTOR)."""
+    text, found = query, words(query)
+    for i in sorted(forms, key=lambda i: -found[i][0]):  # from the end: the offsets before stay
+        start, end, _ = found[i]
+        text = text[:start] + forms[i] + text[end:]
+    return Alternative(round(cfg.ranking.typed_score * cfg.ranking.synonym_score_factor, 4), text, form_of=query)
 
 
 def suggest_request(query: str, unknown: list[int], *, cfg: SearchSettings) -> dict:

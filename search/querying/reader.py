@@ -118,9 +118,9 @@ def read(response: dict, alternatives: list[Alternative], *, by_date: bool = Fal
         if best is not None:
             spelling = groups.key(groups.source(alternatives, best))
         if best:  # neither None nor 0 (what was typed)
-            # A synonym is not a correction: name the alternative it rewrote, unless that was typed.
+            # A synonym or a held form is not a correction: name what it rewrote, unless that was typed.
             alt = alternatives[best]
-            source = alt.synonym_of or alt.text
+            source = alt.synonym_of or alt.form_of or alt.text
             showing_for = "" if source == alternatives[0].text else source
     hits = [_label(entry(h), h, alternatives, spelling) for h in raw_hits]
     counted = total(response, spelling)

@@ -112,7 +112,7 @@ def pack(result) -> tuple:
         result.page,
         result.page_size,
         result.strategy,
-        tuple((a.score, a.text, a.typed, a.synonym_of, a.rewrites, a.hint, a.started) for a in result.alternatives),
+        tuple((a.score, a.text, a.typed, a.synonym_of, a.rewrites, a.hint, a.started, a.form_of) for a in result.alternatives),
         tuple(_packed_hit(h) for h in result.hits),
         result.total,
         result.took_ms,

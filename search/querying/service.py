@@ -387,6 +387,11 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     dictionary = vocabulary.current(gen)
     unknown = plan.unknown_words(query, dictionary if dictionary is not None else frozenset(), cfg)
     unknown = [i for i in unknown if i >= result.parsed.fixed_words]  # a quoted word is never corrected
+    # A word the blog holds only in a form its stemmer keeps apart: that form too. A word the
+    # language uses is not corrected; another ("listait", "utilent") is, the form competing.
+    forms = plan.held_forms(query, unknown, dictionary, cfg) if dictionary is not None and not result.verbatim else {}
+    unknown = [i for i in unknown if i not in plan.real_words(query, forms, cfg)]
+    held = [plan.form_alternative(query, forms, cfg)] if forms else []
     last_present = True
     if result.verbatim:  # "Search instead for": what was typed, nothing corrected
         unknown, remote = [], []
@@ -407,6 +412,7 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         hint = corrections.hint(result.alternatives, dropped, judge)
         if hint is not None:  # ordering the typed words' posts (corrections.py, step 7)
             result.alternatives = [*result.alternatives, hint]
+        result.alternatives += held
         _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
         if result.showing_for:  # the page says what it shows: no "Did you mean" beside it
             result.did_you_mean = ""
@@ -420,7 +426,7 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
             else:  # the page says what was searched first
                 result.alternatives, result.boosts = searched, boosts(searched, tiers=cfg.ranking.tiers)
         return
-    result.alternatives = plan.typed(query, cfg)  # nothing can be corrected
+    result.alternatives = plan.typed(query, cfg) + held  # nothing can be corrected
     _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
 
 
