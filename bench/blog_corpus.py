@@ -5,7 +5,7 @@ benchmark (bench/language_relevance.py; issue 53, point 6).
     .venv/bin/python bench/blog_corpus.py hoizey-fr GIT_DIR_OR_CHECKOUT --commit SHA --out .state/corpus-fr
 
 The blogs' text is never copied into this repository: this reads a checkout (a work tree, or a
-bare git directory at a commit) and writes the corpus format of /work/shared/corpus/README.md
+bare git directory at a commit) and writes the corpus format of ../shared/corpus/README.md (beside the checkout)
 under .state/, which git ignores. Which blogs, at which commits, and their licences:
 docs/benchmarks.md#german-and-french-blogs.
 
