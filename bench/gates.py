@@ -3,10 +3,14 @@
 The recorded figures live in one place, the table between the `gates` markers in
 docs/benchmarks.md (#gates): readers see them there, and bench/load.py reads them from there, so
 a new figure is written once. Each row names two candidates of bench/load.py, the statistic
-compared (p50 or p99 latency, rps for requests/s), the figure recorded and the rule:
+compared (p50 or p99 latency, rps for requests/s), the figure recorded, the rule and the
+Elasticsearch line it holds on:
 
 - `+10%`: fails when the ratio is more than 10% above the recorded figure (a latency ratio);
-- `>= 0.6x`: fails when the ratio falls under that floor (a throughput ratio).
+- `>= 0.6x`: fails when the ratio falls under that floor (a throughput ratio);
+- `any`, `8.x`, `9.x`: the servers it is checked on. A gate may have a row per line: a baseline
+  such as `multi_match` can get faster on a new line while this search does not, so the same
+  code has another ratio there.
 
 A ratio is the median of the rounds' ratios (candidates interleaved, both from the same round),
 as the targets are. A gate whose two candidates were not both run (`--only`) is not checked.
@@ -33,6 +37,7 @@ class Gate:
     recorded: float  # the ratio measured (docs/benchmarks.md)
     limit: float
     sense: str  # "<=": fails above the limit; ">=": fails under it
+    server: int | None = None  # the Elasticsearch major version it holds on (None: any)
 
     def passes(self, value: float) -> bool:
         return value <= self.limit if self.sense == "<=" else value >= self.limit
@@ -76,34 +81,49 @@ def parse(markdown: str) -> list[Gate]:
     gates = []
     for line in rows[2:]:  # after the header and its rule
         cells = _cells(line)
-        if len(cells) != 6:
-            raise ValueError(f"a gate has 6 cells (gate, this search, against, statistic, recorded, fails when): {line!r}")
-        name, top, bottom, stat, recorded, rule = cells
+        if len(cells) != 7:
+            raise ValueError(f"a gate has 7 cells (gate, this search, against, statistic, recorded, fails when, server): {line!r}")
+        name, top, bottom, stat, recorded, rule, line_of = cells
         if stat not in STATISTICS:
             raise ValueError(f"unknown statistic {stat!r} in {line!r} (one of {STATISTICS})")
         found = _RULE.match(rule.removeprefix("fails when ").strip())
         if not found:
             raise ValueError(f"a rule is '+10%' (above the figure) or '>= 0.6x' (a floor), not {rule!r}")
-        figure = _ratio(recorded)
+        figure, server = _ratio(recorded), _server(line_of)
         if found["percent"]:
-            gates.append(Gate(name, top, bottom, stat, figure, figure * (1 + float(found["percent"]) / 100), "<="))
+            gates.append(Gate(name, top, bottom, stat, figure, figure * (1 + float(found["percent"]) / 100), "<=", server))
         else:
-            gates.append(Gate(name, top, bottom, stat, figure, float(found["floor"]), ">="))
+            gates.append(Gate(name, top, bottom, stat, figure, float(found["floor"]), ">=", server))
     if not gates:
         raise ValueError("the gates table has no rows")
+    lines: dict[str, list[int | None]] = {}
+    for gate in gates:
+        lines.setdefault(gate.name, []).append(gate.server)
+    for name, servers in lines.items():
+        if len(servers) != len(set(servers)) or (None in servers and len(servers) > 1):
+            raise ValueError(f"the gate {name!r} has two rows for one server")
     return gates
+
+
+def _server(text: str) -> int | None:
+    if text == "any":
+        return None
+    if not re.fullmatch(r"\d+\.x", text):
+        raise ValueError(f"a gate's server is 'any' or a major version such as '9.x', not {text!r}")
+    return int(text.removesuffix(".x"))
 
 
 def recorded(path: Path = DOC) -> list[Gate]:
     return parse(path.read_text())
 
 
-def check(gates: list[Gate], results: dict[str, list[dict]]) -> list[Verdict]:
-    """A verdict per gate whose two candidates were run: `results` maps a candidate's label to its
-    rounds, each a dict with p50, p99 (any unit, the same for both) and rps."""
+def check(gates: list[Gate], results: dict[str, list[dict]], *, server: int | None = None) -> list[Verdict]:
+    """A verdict per gate whose two candidates were run on a `server` of its line (the
+    Elasticsearch major version; None checks only the gates of any line): `results` maps a
+    candidate's label to its rounds, each a dict with p50, p99 (any unit, the same for both) and rps."""
     verdicts = []
     for gate in gates:
-        if gate.top not in results or gate.bottom not in results:
+        if gate.top not in results or gate.bottom not in results or gate.server not in (None, server):
             continue
         rounds = tuple(a[gate.stat] / b[gate.stat] for a, b in zip(results[gate.top], results[gate.bottom], strict=True))
         verdicts.append(Verdict(gate, statistics.median(rounds), rounds))

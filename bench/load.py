@@ -369,9 +369,11 @@ def main():
     from bench.freshqueries import CORRECT, KEYSTROKE, MISSPELLED, pool, slices
     from bench.querygen import LOAD_KINDS, generate, load_posts
 
+    # The gates hold per Elasticsearch line (bench/gates.py): each node's are checked on its twins.
+    args.versions = (server_version(os.environ.get("ELASTICSEARCH_URL", "http://127.0.0.1:9200")),)
     if args.node_url:
         # The twins are named after the two versions: "this search, misspelled, on 8.19.21".
-        args.versions = server_version(os.environ.get("ELASTICSEARCH_URL", "http://127.0.0.1:9200")), server_version(args.node_url)
+        args.versions += (server_version(args.node_url),)
         args.node_suffix = f"on {args.versions[1]}"
     candidates, server_envs = plan_candidates(args)
     recorded = gates.recorded()  # before the run: a malformed table fails at once
@@ -460,20 +462,26 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
     report(results, candidates, args)
     report_memory(memory, candidates)
-    verdicts = gates.check(recorded, results)
+    verdicts = gates.check(recorded, results, server=major(args.versions[0]))
     if verdicts:
-        print(f"\nGates ({gates.DOC.relative_to(ROOT)}#gates), each the median of the rounds' ratios:")
+        print(f"\nGates ({gates.DOC.relative_to(ROOT)}#gates) of Elasticsearch {args.versions[0]}, each the median of the rounds' ratios:")
         print("\n".join(f"- {v.line()}" for v in verdicts))
     if args.node_url:
         # The same gates on the other node: its twins under the dev node's labels.
         suffix = f", {args.node_suffix}"
-        on_node = gates.check(recorded, {label.removesuffix(suffix): runs for label, runs in results.items() if label.endswith(suffix)})
+        twins = {label.removesuffix(suffix): runs for label, runs in results.items() if label.endswith(suffix)}
+        on_node = gates.check(recorded, twins, server=major(args.versions[1]))
         print(f"\nThe same gates on the Elasticsearch {args.versions[1]} node (the rest ran on {args.versions[0]}):")
         print("\n".join(f"- {v.line()}" for v in on_node))
         verdicts += on_node
     failed = [v for v in verdicts if not v.passed]
     if failed:
         sys.exit(f"\n{len(failed)} of {len(verdicts)} gates failed:\n" + "\n".join(f"  {v.line()}" for v in failed))
+
+
+def major(version: str) -> int:
+    """The line of an Elasticsearch version: 9 for "9.2.4"."""
+    return int(version.split(".")[0])
 
 
 def report_memory(memory: dict[str, list[tuple[int, int | None]]], candidates: list[tuple]) -> None:
