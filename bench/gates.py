@@ -96,12 +96,18 @@ def parse(markdown: str) -> list[Gate]:
             gates.append(Gate(name, top, bottom, stat, figure, float(found["floor"]), ">=", server))
     if not gates:
         raise ValueError("the gates table has no rows")
-    lines: dict[str, list[int | None]] = {}
+    rows: dict[str, list[Gate]] = {}
     for gate in gates:
-        lines.setdefault(gate.name, []).append(gate.server)
-    for name, servers in lines.items():
+        rows.setdefault(gate.name, []).append(gate)
+    for name, same in rows.items():
+        servers = [g.server for g in same]
         if len(servers) != len(set(servers)) or (None in servers and len(servers) > 1):
             raise ValueError(f"the gate {name!r} has two rows for one server")
+        if len({(g.top, g.bottom, g.stat, g.sense, round(g.limit / g.recorded, 6) if g.sense == "<=" else g.limit) for g in same}) > 1:
+            raise ValueError(f"the rows of the gate {name!r} differ in more than the figure and the server")
+    pairs = [(g.top, g.bottom, g.stat, s) for g in gates for s in ([g.server] if g.server else ["any"])]
+    if len(pairs) != len(set(pairs)):
+        raise ValueError("two gates compare the same candidates on the same statistic and server")
     return gates
 
 
@@ -117,10 +123,10 @@ def recorded(path: Path = DOC) -> list[Gate]:
     return parse(path.read_text())
 
 
-def check(gates: list[Gate], results: dict[str, list[dict]], *, server: int | None = None) -> list[Verdict]:
-    """A verdict per gate whose two candidates were run on a `server` of its line (the
-    Elasticsearch major version; None checks only the gates of any line): `results` maps a
-    candidate's label to its rounds, each a dict with p50, p99 (any unit, the same for both) and rps."""
+def check(gates: list[Gate], results: dict[str, list[dict]], *, server: int) -> list[Verdict]:
+    """A verdict per gate whose two candidates were run, with the row of its `server`'s line (the
+    Elasticsearch major version): `results` maps a candidate's label to its rounds, each a dict
+    with p50, p99 (any unit, the same for both) and rps."""
     verdicts = []
     for gate in gates:
         if gate.top not in results or gate.bottom not in results or gate.server not in (None, server):
@@ -128,3 +134,16 @@ def check(gates: list[Gate], results: dict[str, list[dict]], *, server: int | No
         rounds = tuple(a[gate.stat] / b[gate.stat] for a, b in zip(results[gate.top], results[gate.bottom], strict=True))
         verdicts.append(Verdict(gate, statistics.median(rounds), rounds))
     return verdicts
+
+
+def unrecorded(gates: list[Gate], results: dict[str, list[dict]], *, server: int) -> list[str]:
+    """The gates whose candidates were run but that have no row for `server`'s line (a new major
+    version): a figure to measure and record, never a gate silently skipped."""
+    ran = {g.name for g in gates if g.top in results and g.bottom in results}
+    held = {g.name for g in gates if g.server in (None, server)}
+    return sorted(ran - held)
+
+
+def major(version: str) -> int:
+    """The line of an Elasticsearch version: 9 for "9.2.4"."""
+    return int(version.split(".")[0])

@@ -369,14 +369,15 @@ def main():
     from bench.freshqueries import CORRECT, KEYSTROKE, MISSPELLED, pool, slices
     from bench.querygen import LOAD_KINDS, generate, load_posts
 
+    recorded = gates.recorded()  # before the run: a malformed table fails at once
     # The gates hold per Elasticsearch line (bench/gates.py): each node's are checked on its twins.
+    # The cluster's and the scaled corpus's candidates are no gate's, so their version is not read.
     args.versions = (server_version(os.environ.get("ELASTICSEARCH_URL", "http://127.0.0.1:9200")),)
     if args.node_url:
         # The twins are named after the two versions: "this search, misspelled, on 8.19.21".
         args.versions += (server_version(args.node_url),)
         args.node_suffix = f"on {args.versions[1]}"
     candidates, server_envs = plan_candidates(args)
-    recorded = gates.recorded()  # before the run: a malformed table fails at once
     tmp = Path(tempfile.mkdtemp(prefix="bench-load-"))
     # One warm-up slice and one per round, for every candidate that takes fresh queries.
     fresh = [c for c in candidates if c[3] != "repeated"]
@@ -462,7 +463,7 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
     report(results, candidates, args)
     report_memory(memory, candidates)
-    verdicts = gates.check(recorded, results, server=major(args.versions[0]))
+    verdicts, unrecorded = gated(recorded, results, args.versions[0])
     if verdicts:
         print(f"\nGates ({gates.DOC.relative_to(ROOT)}#gates) of Elasticsearch {args.versions[0]}, each the median of the rounds' ratios:")
         print("\n".join(f"- {v.line()}" for v in verdicts))
@@ -470,18 +471,24 @@ def main():
         # The same gates on the other node: its twins under the dev node's labels.
         suffix = f", {args.node_suffix}"
         twins = {label.removesuffix(suffix): runs for label, runs in results.items() if label.endswith(suffix)}
-        on_node = gates.check(recorded, twins, server=major(args.versions[1]))
+        on_node, missing = gated(recorded, twins, args.versions[1])
+        unrecorded += missing
         print(f"\nThe same gates on the Elasticsearch {args.versions[1]} node (the rest ran on {args.versions[0]}):")
         print("\n".join(f"- {v.line()}" for v in on_node))
         verdicts += on_node
     failed = [v for v in verdicts if not v.passed]
-    if failed:
-        sys.exit(f"\n{len(failed)} of {len(verdicts)} gates failed:\n" + "\n".join(f"  {v.line()}" for v in failed))
+    if failed or unrecorded:
+        lines = [f"  {v.line()}" for v in failed] + [f"  NO FIGURE {m}" for m in unrecorded]
+        sys.exit(f"\n{len(failed)} of {len(verdicts)} gates failed, {len(unrecorded)} have no figure:\n" + "\n".join(lines))
 
 
-def major(version: str) -> int:
-    """The line of an Elasticsearch version: 9 for "9.2.4"."""
-    return int(version.split(".")[0])
+def gated(recorded: list, results: dict[str, list[dict]], version: str) -> tuple[list, list[str]]:
+    """The verdicts of the gates of `version`'s line, and the gates run that have no figure for it."""
+    line = gates.major(version)
+    missing = [
+        f"{name}: no row for Elasticsearch {line}.x in the table (measure it, then record it)" for name in gates.unrecorded(recorded, results, server=line)
+    ]
+    return gates.check(recorded, results, server=line), missing
 
 
 def report_memory(memory: dict[str, list[tuple[int, int | None]]], candidates: list[tuple]) -> None:

@@ -32,7 +32,7 @@ def results(*, p50: float = 40.0, p99: float = 60.0, rps: float = 650.0) -> dict
 
 
 def failed(found: dict) -> list[str]:
-    return [v.gate.name for v in gates.check(gates.parse(TABLE), found) if not v.passed]
+    return [v.gate.name for v in gates.check(gates.parse(TABLE), found, server=9) if not v.passed]
 
 
 def test_the_table_gives_figures_limits_and_senses():
@@ -62,18 +62,18 @@ def test_a_ratio_is_the_median_of_the_rounds():
     found = results()
     found["this search, misspelled"] = rounds({"p50": 30.0}, {"p50": 50.0}, {"p50": 42.0})
     found["multi_match, misspelled"] = rounds({}, {}, {})
-    (verdict,) = [v for v in gates.check(gates.parse(TABLE), found) if v.gate.name == "misspelled, p50"]
+    (verdict,) = [v for v in gates.check(gates.parse(TABLE), found, server=9) if v.gate.name == "misspelled, p50"]
     assert verdict.rounds == (3.0, 5.0, 4.2) and verdict.value == pytest.approx(4.2) and verdict.passed
 
 
 def test_only_the_candidates_run_are_gated():
     cached_only = {k: v for k, v in results(p50=99.0).items() if k in ("this search, one cached query", "hello")}
-    assert [v.gate.name for v in gates.check(gates.parse(TABLE), cached_only)] == ["cached"]
-    assert gates.check(gates.parse(TABLE), {"this search, misspelled": rounds({})}) == []
+    assert [v.gate.name for v in gates.check(gates.parse(TABLE), cached_only, server=9)] == ["cached"]
+    assert gates.check(gates.parse(TABLE), {"this search, misspelled": rounds({})}, server=9) == []
 
 
 def test_a_failure_says_what_failed_its_value_the_figure_and_the_limit():
-    (verdict,) = [v for v in gates.check(gates.parse(TABLE), results(p50=50.0)) if not v.passed]
+    (verdict,) = [v for v in gates.check(gates.parse(TABLE), results(p50=50.0), server=9) if not v.passed]
     assert verdict.line() == "FAIL misspelled, p50: measured 5.00x, recorded 4.00x, limit <= 4.40x (rounds: 5.00)"
 
 
@@ -87,6 +87,9 @@ def test_a_failure_says_what_failed_its_value_the_figure_and_the_limit():
         "| a | b | c | p50 | 2.00x | +10% | nine |",
         "| a | b | c | p50 | 2.00x | +10% | 9.x |\n| a | b | c | p50 | 2.50x | +10% | 9.x |",
         "| a | b | c | p50 | 2.00x | +10% | any |\n| a | b | c | p50 | 2.50x | +10% | 9.x |",
+        "| a | b | c | p50 | 2.00x | +10% | 8.x |\n| a | b | d | p50 | 2.50x | +10% | 9.x |",
+        "| a | b | c | p50 | 2.00x | +10% | 8.x |\n| a | b | c | p50 | 2.50x | +20% | 9.x |",
+        "| a | b | c | p50 | 2.00x | +10% | any |\n| e | b | c | p50 | 2.50x | +10% | any |",
     ],
 )
 def test_a_malformed_row_is_refused(row):
@@ -114,8 +117,29 @@ def test_a_gate_of_one_line_is_checked_on_that_line_only_with_its_figure():
     assert sorted(on_8) == sorted(on_9) == ["misspelled, p50", "misspelled, p99"]
     assert (on_8["misspelled, p50"].gate.recorded, on_8["misspelled, p50"].passed) == (4.0, False)
     assert (on_9["misspelled, p50"].gate.recorded, on_9["misspelled, p50"].passed) == (5.0, True)
-    assert [v.gate.name for v in gates.check(gates.parse(LINES), found, server=7)] == ["misspelled, p99"]
-    assert [v.gate.name for v in gates.check(gates.parse(LINES), found)] == ["misspelled, p99"]
+    assert gates.unrecorded(gates.parse(LINES), found, server=9) == []
+
+
+def test_a_line_with_no_row_is_named_not_skipped():
+    """A new major version (10.x) has no figure for the gates recorded per line: the run says so."""
+    found = results()
+    assert [v.gate.name for v in gates.check(gates.parse(LINES), found, server=10)] == ["misspelled, p99"]
+    assert gates.unrecorded(gates.parse(LINES), found, server=10) == ["misspelled, p50"]
+    assert gates.unrecorded(gates.parse(LINES), {"this search, one cached query": rounds({})}, server=10) == []  # not run
+    assert (gates.major("9.2.4"), gates.major("8.19.21"), gates.major("10.0.0-SNAPSHOT")) == (9, 8, 10)
+
+
+def test_each_node_is_checked_against_the_rows_of_its_version():
+    """bench/load.py: the dev node's candidates and the other node's twins, each by its own version."""
+    from bench.load import gated
+
+    found = results(p50=48.0)
+    (on_8, missing_8), (on_9, missing_9) = gated(gates.parse(LINES), found, "8.19.21"), gated(gates.parse(LINES), found, "9.2.4")
+    assert [(v.gate.recorded, v.passed) for v in on_8 if v.gate.name == "misspelled, p50"] == [(4.0, False)]
+    assert [(v.gate.recorded, v.passed) for v in on_9 if v.gate.name == "misspelled, p50"] == [(5.0, True)]
+    assert missing_8 == missing_9 == []
+    _, missing_10 = gated(gates.parse(LINES), found, "10.0.0")
+    assert missing_10 == ["misspelled, p50: no row for Elasticsearch 10.x in the table (measure it, then record it)"]
 
 
 def test_the_recorded_table_gates_what_issue_40_asks_with_candidates_of_the_benchmark():
