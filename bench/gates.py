@@ -96,19 +96,27 @@ def parse(markdown: str) -> list[Gate]:
             gates.append(Gate(name, top, bottom, stat, figure, float(found["floor"]), ">=", server))
     if not gates:
         raise ValueError("the gates table has no rows")
-    rows: dict[str, list[Gate]] = {}
-    for gate in gates:
-        rows.setdefault(gate.name, []).append(gate)
-    for name, same in rows.items():
-        servers = [g.server for g in same]
-        if len(servers) != len(set(servers)) or (None in servers and len(servers) > 1):
-            raise ValueError(f"the gate {name!r} has two rows for one server")
+    for name, same in _grouped(gates, lambda g: g.name).items():
+        _one_row_per_line(same, f"the gate {name!r}")
         if len({(g.top, g.bottom, g.stat, g.sense, round(g.limit / g.recorded, 6) if g.sense == "<=" else g.limit) for g in same}) > 1:
             raise ValueError(f"the rows of the gate {name!r} differ in more than the figure and the server")
-    pairs = [(g.top, g.bottom, g.stat, s) for g in gates for s in ([g.server] if g.server else ["any"])]
-    if len(pairs) != len(set(pairs)):
-        raise ValueError("two gates compare the same candidates on the same statistic and server")
+    for (top, bottom, stat), same in _grouped(gates, lambda g: (g.top, g.bottom, g.stat)).items():
+        _one_row_per_line(same, f"the {stat} of {top!r} against {bottom!r}")
     return gates
+
+
+def _grouped(gates: list[Gate], key) -> dict:
+    groups: dict = {}
+    for gate in gates:
+        groups.setdefault(key(gate), []).append(gate)
+    return groups
+
+
+def _one_row_per_line(rows: list[Gate], what: str) -> None:
+    """Rows that would both hold on one server: two of one line, or one of any line beside another."""
+    servers = [g.server for g in rows]
+    if len(servers) != len(set(servers)) or (None in servers and len(servers) > 1):
+        raise ValueError(f"{what} has two rows for one server")
 
 
 def _server(text: str) -> int | None:

@@ -90,6 +90,7 @@ def test_a_failure_says_what_failed_its_value_the_figure_and_the_limit():
         "| a | b | c | p50 | 2.00x | +10% | 8.x |\n| a | b | d | p50 | 2.50x | +10% | 9.x |",
         "| a | b | c | p50 | 2.00x | +10% | 8.x |\n| a | b | c | p50 | 2.50x | +20% | 9.x |",
         "| a | b | c | p50 | 2.00x | +10% | any |\n| e | b | c | p50 | 2.50x | +10% | any |",
+        "| a | b | c | p50 | 2.00x | +10% | any |\n| e | b | c | p50 | 2.50x | +10% | 9.x |",
     ],
 )
 def test_a_malformed_row_is_refused(row):
