@@ -28,7 +28,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from bench import baselines  # noqa: E402
+from bench import baselines, overrides  # noqa: E402
 from bench.langgen import KINDS, Generator  # noqa: E402
 from search import conf  # noqa: E402
 from search.querying.service import search  # noqa: E402
@@ -108,8 +108,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, action="append", help="query set seed (repeatable; default: two seeds)")
     parser.add_argument("--show", type=int, default=0, help="print N sample queries per kind")
     parser.add_argument("--misses", action="append", default=[], metavar="KIND", help="list this search's misses at rank 1 of KIND (repeatable)")
+    parser.add_argument("--kind", choices=list(KINDS), action="append", help="measure only these kinds (repeatable; default: every kind)")
     parser.add_argument("--only", choices=list(SYSTEMS), action="append", help="measure only these systems (this search always)")
+    overrides.add_argument(parser)
     args = parser.parse_args()
+    overrides.apply(args.set)
     language = conf.get().index.language
     if language not in ("de", "fr"):
         sys.exit(f"SEARCH_LANGUAGE is {language!r}: set de or fr, as the blog was indexed")
@@ -126,7 +129,7 @@ def main() -> None:
     generator = Generator(posts, language, autocorrect=autocorrect, hunspell=hunspell)
     systems = {name: fn for name, fn in SYSTEMS.items() if not args.only or name in args.only or name == OURS}
     for seed in args.seed or [20261121, 7]:
-        queries = generator.generate(seed=seed, per_kind=args.per_kind)
+        queries = [q for q in generator.generate(seed=seed, per_kind=args.per_kind) if not args.kind or q.kind in args.kind]
         print(f"\n{len(queries)} queries (seed {seed}, up to {args.per_kind} per kind, language {language}) from {args.corpus}", flush=True)
         for kind in (k for k in KINDS if args.show):
             sample = [q for q in queries if q.kind == kind][: args.show]

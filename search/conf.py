@@ -244,6 +244,11 @@ class RankingSettings:
     most_words_match: str = _doc(
         "... and how many of them the title must hold (Elasticsearch's `minimum_should_match`: -40% leaves out one of 3-4, two of 5-7).", "-40%"
     )
+    frequent_word_ratio: float = _doc(
+        "A title holding a query's rarer words also reaches `title.most.words` without the words this many times as common "
+        "(documents holding them, against the query's rarest word: 'funktioniert' in 'wie funktioniert node'). 0 turns it off.",
+        4.0,
+    )
     weak_typo_min_length: int = _doc(
         "A word the index lacks is corrected by any other single edit (another letter, a stray extra one) only from this length "
         "(search/querying/corrections.py).",

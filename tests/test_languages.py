@@ -197,6 +197,26 @@ def test_a_typo_is_still_corrected_in_a_french_blog(client, build_index, setting
     assert data["showing_for"] == showing and data["results"][0]["title"] == title
 
 
+@pytest.mark.django_db
+def test_a_question_finds_the_title_holding_its_rarer_word(client, build_index, settings):
+    """ "wie funktioniert node": on bc0bdd0 the two posts whose bodies hold both words came first,
+    since "funktioniert" is no stop word and the title holds only "node"."""
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": "de", "CACHE_SECONDS": 0}
+    make_post("Haskell schlägt node.js", "Ein Vergleich der Laufzeiten.")
+    for i in range(2):
+        make_post(f"Werkzeuge im Alltag {i}", "So funktioniert der Build, auch mit node und npm.")
+    for i in range(12):
+        make_post(f"Notizen aus der Praxis {i}", "Hier steht, wie es funktioniert.")
+    build_index()
+
+    def first(**extra):
+        settings.SEARCH = {**settings.SEARCH, **extra}
+        return client.get(reverse("search:api"), {"q": "wie funktioniert node "}).json()["results"][0]["title"]
+
+    assert first() == "Haskell schlägt node.js"
+    assert first(FREQUENT_WORD_RATIO=0).startswith("Werkzeuge im Alltag")  # the rule is what finds it
+
+
 def test_a_french_word_ending_in_s_takes_no_ending():
     """The light French stemmer strips one final "s": "blogmarkss" stems to blogmarks, "blogmarks"
     to blogmark, so a doubled "s" is a typo, not a plural the stemmed fields find."""

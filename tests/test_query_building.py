@@ -7,6 +7,7 @@ from search.querying.query import (
     TIER_NAMES,
     boosts,
     build_query,
+    frequent_words,
     highlight_query,
     matched_alternative,
     matched_tier,
@@ -297,6 +298,49 @@ def test_a_long_query_also_finds_titles_holding_all_its_words_but_one():
     boost = {c["constant_score"]["_name"]: c["constant_score"]["boost"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]}
     assert boost["alt0.title.most.words"] == boost["alt1.title.most.words"] == TIERS["title.most.words"]
     assert boost["alt1.all.words"] < boost["alt0.all.words"]
+
+
+def test_frequent_words_are_those_far_more_common_than_the_rarest():
+    holding = {"funktioniert": 52, "node": 10, "haskell": 96, "teil": 65}
+    assert frequent_words(["funktioniert", "node"], holding, 4) == {"funktioniert"}
+    assert frequent_words(["Funktioniert", "Node"], holding, 4) == {"Funktioniert"}  # looked up as the exact analyzer keeps them
+    assert frequent_words(["funktioniert", "haskell", "teil"], holding, 4) == set()  # no word four times the rarest
+    assert frequent_words(["funktioniert", "node"], holding, 0) == set()  # switched off
+    assert frequent_words(["node"], holding, 4) == set()  # one word: nothing to leave out
+    assert frequent_words(["funktioniert", "nodd"], holding, 4) == set()  # a word no document holds: the corrections' business
+
+
+def test_a_title_holding_the_rarer_words_reaches_most_words_without_the_frequent_ones():
+    """ "how does node work": a title about node, not a body holding both words, comes first."""
+    question = Alternative(1.1, "how does node work", typed=True)
+    holding = {"work": 52, "node": 10}
+
+    def most(alt, **options):
+        q = build_query([alt], tiers=TIERS, title_boost=2, relevance_weight=0.01, holding=holding, **options)
+        found = [c["constant_score"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]]
+        return [c["filter"] for c in found if c["_name"] == "alt0.title.most.words"]
+
+    assert most(question, frequent_ratio=4) == [{"match": {"title": {"query": "node", "operator": "and"}}}]
+    assert most(question, frequent_ratio=0) == []  # off: two words are below most_words' first number
+    assert most(question, frequent_ratio=6) == []  # 52 is not six times 10
+    # A correction keeps the reader's words: its rare corrected word never makes them optional.
+    corrected = build_query(
+        [question, Alternative(0.9, "how does nodd work")], tiers=TIERS, title_boost=2, relevance_weight=0.01, holding={**holding, "nodd": 1}, frequent_ratio=4
+    )
+    assert "alt1.title.most.words" not in str(corrected)
+    # With most_words' own rule too: a title holding either reaches the tier.
+    longer = Alternative(1.1, "work node haskell", typed=True)
+    holding["haskell"] = 96
+    assert most(longer, frequent_ratio=4, most_words=(3, "-40%")) == [
+        {
+            "bool": {
+                "should": [
+                    {"match": {"title": {"query": "work node haskell", "minimum_should_match": "-40%"}}},
+                    {"match": {"title": {"query": "node", "operator": "and"}}},
+                ]
+            }
+        }
+    ]
 
 
 def test_tier_weights_are_powers_of_two_so_a_higher_tier_always_wins():

@@ -14,12 +14,14 @@ before any request:
 `choose_alternatives` turns the suggestions (either source, or the word cache's copy) into alternatives.
 """
 
+from collections.abc import Callable, Mapping
+
 from search import languages, realwords, symbols
 from search.alternative import Alternative
 from search.conf import SearchSettings
 from search.querying import candidates, facets, groups, syntax
 from search.querying.facets import Filters
-from search.querying.query import RELEVANCE, build_query, comments_body, highlight_query, search_body
+from search.querying.query import RELEVANCE, build_query, comments_body, highlight_query, search_body, without_stop_words
 from search.querying.suggestions import (
     KNOWN_WORDS,
     alternatives,
@@ -45,6 +47,7 @@ def _body(
     parsed: syntax.Parsed | None = None,
     excluded: tuple[int, ...] = (),
     fuzzy: bool = False,
+    holding: Mapping[str, int] | None = None,
 ) -> dict:
     """One entry per post; with `detail` (the results page) the tag and year facets (its comments
     come from comments_request()); `filters` narrow the entries; without `snippets` only titles
@@ -59,6 +62,8 @@ def _body(
         completion_weight=ranking.completion_weight if completing else 0.0,
         fuzzy_completion=ranking.fuzzy_title_completion if fuzzy and completing else "",
         title_weight=0.0 if snippets else ranking.instant_title_weight,  # the dropdown shows titles: title matches first
+        holding=holding,
+        frequent_ratio=ranking.frequent_word_ratio,
     )
     query = syntax.restricted(query, parsed, excluded)  # the phrases and -exclusions (search/querying/syntax.py)
     serving = cfg.serving
@@ -80,6 +85,12 @@ def _body(
         post_filter=facets.post_filter(filters),
         aggs=counts,
     )
+
+
+def holdings(alts: list[Alternative], held: Callable[[str], int]) -> dict[str, int]:
+    """Documents holding each non-stop word of `alts` (`held`: by key_word()), for the frequent
+    words of query.build_query."""
+    return {key: held(key) for alt in alts for key in dict.fromkeys(key_word(w) for w in without_stop_words(alt.text).split())}
 
 
 def typed(query: str, cfg: SearchSettings) -> list[Alternative]:

@@ -36,6 +36,9 @@ to launch a new lroduct" held by a title with "about", "launch" and "new"), so B
 documents instead (stop_title 0.939 -> 0.981 s@1 over six seeds, the other kinds unchanged:
 docs/benchmarks.md).
 
+A title holding the typed query's rarer words reaches it too, its far commoner words left out
+(frequent_words: "funktioniert" in "wie funktioniert node"; the dictionary's counts, no request).
+
 Why tiers: porter stemming merges "pelicans" with "pelican" and "venues" with "venus"; with BM25
 alone a stemmed match in a short title outranks the word the reader typed. And a single comment
 holding a phrase no longer hides every post whose title holds its words.
@@ -45,13 +48,14 @@ a hit tells which alternative and which tier it matched (the debug table and "Sh
 """
 
 import unicodedata
+from collections.abc import Mapping
 
 from search import conf, symbols
 from search.alternative import Alternative
 from search.conf import TIER_NAMES
 from search.documents import EXACT, EXACT_SYNONYMS, RESULT_FIELDS, SEARCHED_FIELDS, STEM_SYNONYMS
 from search.stopwords import is_stop_word
-from search.words import plain_words
+from search.words import key_word, plain_words
 from search.words import words as words_of
 
 # How the top hit was found (the debug table, the API's `strategy`, the search log): by a phrase
@@ -107,7 +111,22 @@ def boosts(alternatives: list[Alternative], *, tiers: dict) -> list[dict]:
     return [{tier: round(weight * w, 4) for tier, weight in tiers.items()} for w in weights(alternatives)]
 
 
-def _tier_clauses(text: str, words: str, *, synonyms: bool = False, most_words: tuple[int, str] = NO_MOST_WORDS) -> dict[str, dict]:
+def frequent_words(words: list[str], holding: Mapping[str, int], ratio: float) -> set[str]:
+    """The words of `words` held by at least `ratio` times as many documents as the rarest of them:
+    MOST_WORDS lets a title lack them. None when a word is in no document (a typo is the
+    corrections' business), nor with fewer than two words. `holding`: documents per key_word()."""
+    if not ratio or len(words) < 2:
+        return set()
+    counts = [holding.get(key_word(w), 0) for w in words]
+    rarest = min(counts)
+    if rarest <= 0:
+        return set()
+    return {w for w, n in zip(words, counts, strict=True) if n >= ratio * rarest}
+
+
+def _tier_clauses(
+    text: str, words: str, *, synonyms: bool = False, most_words: tuple[int, str] = NO_MOST_WORDS, frequent: set[str] = frozenset()
+) -> dict[str, dict]:
     """The query of each tier for one alternative (phrase tiers need the text, word tiers its non-stop words).
 
     With `synonyms`, the same clauses analyze the text with the synonym analyzers of the field's
@@ -140,6 +159,10 @@ def _tier_clauses(text: str, words: str, *, synonyms: bool = False, most_words: 
         least, should_match = most_words
         if least and len(words.split()) >= least:
             clauses[MOST_WORDS] = {"match": {TITLE: {"query": words, "minimum_should_match": should_match, **by_stem}}}
+        rare = " ".join(w for w in words.split() if w not in frequent)
+        if frequent and rare:  # "wie funktioniert node": a title holding "node" (frequent_words)
+            needs = {"match": {TITLE: {"query": rare, "operator": "and", **by_stem}}}
+            clauses[MOST_WORDS] = {"bool": {"should": [clauses[MOST_WORDS], needs]}} if MOST_WORDS in clauses else needs
     return clauses
 
 
@@ -224,11 +247,13 @@ def _titles_first(words: str, i: int, boost: float, *, synonyms: bool) -> dict:
     return {"constant_score": {"filter": some, "boost": boost, "_name": f"alt{i}.{TITLES_FIRST}"}}
 
 
-def _scored_tiers(text: str, words: str, i: int, w: float, *, tiers: dict, synonyms: bool, most_words: tuple[int, str]) -> list[tuple[str, dict]]:
+def _scored_tiers(
+    text: str, words: str, i: int, w: float, *, tiers: dict, synonyms: bool, most_words: tuple[int, str], frequent: set[str] = frozenset()
+) -> list[tuple[str, dict]]:
     """(tier, constant-score clause) of alternative `i` (weight `w`) in each tier the settings keep.
     In MOST_WORDS every alternative weighs the same, so BM25 orders them (the module's docstring)."""
     out = []
-    for tier, clause in _tier_clauses(text, words, synonyms=synonyms, most_words=most_words).items():
+    for tier, clause in _tier_clauses(text, words, synonyms=synonyms, most_words=most_words, frequent=frequent).items():
         if tier in tiers:
             boost = tiers[tier] if tier == MOST_WORDS else tiers[tier] * w
             out.append((tier, {"constant_score": {"filter": clause, "boost": round(boost, 4), "_name": f"alt{i}.{tier}"}}))
@@ -260,6 +285,8 @@ def build_query(
     most_words: tuple[int, str] = NO_MOST_WORDS,
     fuzzy_completion: str = "",
     title_weight: float = 0.0,
+    holding: Mapping[str, int] | None = None,
+    frequent_ratio: float = 0.0,
 ) -> dict:
     """The bool query: any clause may match; only published (pub_date passed) documents.
 
@@ -277,7 +304,11 @@ def build_query(
     With `title_weight` (the instant box, which shows titles), a title holding some of an
     alternative's words weighs that times its weight (`alt<i>.titles.first`, no tier): above the
     body tiers, so "datasette temp" lists "Crawling Datasette with Datasette" before posts whose
-    bodies hold both words. It matches no document some.words does not: the counts stay the page's."""
+    bodies hold both words. It matches no document some.words does not: the counts stay the page's.
+
+    With `holding` (documents per word) and `frequent_ratio`, a title holding the rarer words of
+    what was typed reaches MOST_WORDS without its frequent ones (frequent_words): "wie funktioniert
+    node" finds the title about node before bodies holding both words."""
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
     relevance, titles = [], []
     typed_last = last_word(without_symbols(alternatives[0].text)) if alternatives else ""
@@ -289,7 +320,9 @@ def build_query(
             continue
         words = without_stop_words(text)
         expanded = bool(alt.synonym_of)  # a synonym alternative: the rules applied by Elasticsearch
-        for tier, scored in _scored_tiers(text, words, i, w, tiers=tiers, synonyms=expanded, most_words=most_words):
+        # What was typed only (or its held form): a correction's rare word ("procedural lacrosse") would make the reader's own words optional.
+        frequent = frequent_words(words.split(), holding or {}, frequent_ratio) if (alt.typed or alt.form_of) and not expanded else set()
+        for tier, scored in _scored_tiers(text, words, i, w, tiers=tiers, synonyms=expanded, most_words=most_words, frequent=frequent):
             by_tier[tier].append(scored)
         if completion_weight and typed_last and not expanded and (alt.started or last_word(text) == typed_last):  # a query of only ":" has no word
             fuzziness = fuzzy_completion if i == 0 else ""  # what was typed only: its fuzzy words cover the corrections'

@@ -468,6 +468,7 @@ def _search(
         parsed=result.parsed,
         excluded=_excluded(result, executor),
         fuzzy=result.completing and dictionary is not None and plan.strangers_to_titles(query, dictionary, cfg),
+        holding=_holding(result.alternatives, dictionary),
     )
     if result.sort == NEWEST and plan.spellings_of(body):
         body = _newest(result, executor, body)
@@ -475,6 +476,13 @@ def _search(
         _read(result, executor.search(body))
     if detail and result.hits and cfg.serving.entry_comments:
         _with_comments(result, executor, body, cfg)
+
+
+def _holding(alternatives: list[Alternative], dictionary) -> dict[str, int]:
+    """Documents holding each word of the alternatives, from this process's dictionary (none without one)."""
+    if dictionary is None:
+        return {}
+    return plan.holdings(alternatives, lambda word: vocabulary.documents_holding(dictionary.counts(word) or vocabulary.NO_COUNTS))
 
 
 def _newest(result: SearchResult, executor: Executor, body: dict) -> dict:
