@@ -316,22 +316,22 @@ def test_a_title_holding_the_rarer_words_reaches_most_words_without_the_frequent
     holding = {"work": 52, "node": 10}
 
     def most(alt, **options):
-        q = build_query([alt], tiers=TIERS, title_boost=2, relevance_weight=0.01, holding=holding, **options)
+        q = build_query([alt], tiers=TIERS, title_boost=2, relevance_weight=0.01, **options)
         found = [c["constant_score"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]]
         return [c["filter"] for c in found if c["_name"] == "alt0.title.most.words"]
 
-    assert most(question, frequent_ratio=4) == [{"match": {"title": {"query": "node", "operator": "and"}}}]
-    assert most(question, frequent_ratio=0) == []  # off: two words are below most_words' first number
-    assert most(question, frequent_ratio=6) == []  # 52 is not six times 10
+    assert most(question, frequent=(holding, 4)) == [{"match": {"title": {"query": "node", "operator": "and"}}}]
+    assert most(question, frequent=(holding, 0)) == []  # off: two words are below most_words' first number
+    assert most(question, frequent=(holding, 6)) == []  # 52 is not six times 10
     # A correction keeps the reader's words: its rare corrected word never makes them optional.
     corrected = build_query(
-        [question, Alternative(0.9, "how does nodd work")], tiers=TIERS, title_boost=2, relevance_weight=0.01, holding={**holding, "nodd": 1}, frequent_ratio=4
+        [question, Alternative(0.9, "how does nodd work")], tiers=TIERS, title_boost=2, relevance_weight=0.01, frequent=({**holding, "nodd": 1}, 4)
     )
     assert "alt1.title.most.words" not in str(corrected)
     # With most_words' own rule too: a title holding either reaches the tier.
     longer = Alternative(1.1, "work node haskell", typed=True)
     holding["haskell"] = 96
-    assert most(longer, frequent_ratio=4, most_words=(3, "-40%")) == [
+    assert most(longer, frequent=(holding, 4), most_words=(3, "-40%")) == [
         {
             "bool": {
                 "should": [

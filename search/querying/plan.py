@@ -62,14 +62,12 @@ def _body(
         completion_weight=ranking.completion_weight if completing else 0.0,
         fuzzy_completion=ranking.fuzzy_title_completion if fuzzy and completing else "",
         title_weight=0.0 if snippets else ranking.instant_title_weight,  # the dropdown shows titles: title matches first
-        holding=holding,
-        frequent_ratio=ranking.frequent_word_ratio,
+        frequent=(holding or {}, ranking.frequent_word_ratio),
     )
     query = syntax.restricted(query, parsed, excluded)  # the phrases and -exclusions (search/querying/syntax.py)
     serving = cfg.serving
-    # Each spelling counted apart; for a keystroke too unless serving.instant_counts is off (a third
-    # more of its Elasticsearch time, for the page's number in "See all N"); where the page's first hit may not be the query's
-    # best (a filter, newest first, a later page), that best hit is asked for too.
+    # Each spelling counted apart; for a keystroke too unless serving.instant_counts is off (a third more of its Elasticsearch
+    # time, for "See all N"); where the page's first hit may not be the query's best (a filter, newest first, a later page), that too.
     spellings = groups.filters(query, alts) if snippets or serving.instant_counts else {}
     top = bool(spellings) and bool(filters or sort != RELEVANCE or page > 1)
     counts = facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags, spellings=spellings, top=top)

@@ -81,6 +81,8 @@ TITLES_FIRST = "titles.first"
 # A title holding most of a long query's words; off by default in the builder (the settings turn it on).
 MOST_WORDS = "title.most.words"
 NO_MOST_WORDS = (0, "-1")
+# No word is frequent (build_query's `frequent`: documents per word, the ratio).
+NO_FREQUENT: tuple[dict, float] = ({}, 0.0)
 PHRASE_TIERS = frozenset(t for t in TIER_NAMES if t.endswith(".phrase"))
 _ORDER = {name: i for i, name in enumerate(TIER_NAMES + (SOME_WORDS,))}
 
@@ -122,6 +124,13 @@ def frequent_words(words: list[str], holding: Mapping[str, int], ratio: float) -
     if rarest <= 0:
         return set()
     return {w for w, n in zip(words, counts, strict=True) if n >= ratio * rarest}
+
+
+def _frequent(alt: Alternative, words: str, holding: Mapping[str, int], ratio: float) -> set[str]:
+    """frequent_words() of what was typed, or of its held form; none of a correction, whose rare
+    word would make the reader's own words optional ("procedural lacrosse" for "procedural
+    macroses"), nor of a synonym alternative."""
+    return frequent_words(words.split(), holding, ratio) if (alt.typed or alt.form_of) and not alt.synonym_of else set()
 
 
 def _tier_clauses(
@@ -285,8 +294,7 @@ def build_query(
     most_words: tuple[int, str] = NO_MOST_WORDS,
     fuzzy_completion: str = "",
     title_weight: float = 0.0,
-    holding: Mapping[str, int] | None = None,
-    frequent_ratio: float = 0.0,
+    frequent: tuple[Mapping[str, int], float] = NO_FREQUENT,
 ) -> dict:
     """The bool query: any clause may match; only published (pub_date passed) documents.
 
@@ -298,17 +306,13 @@ def build_query(
     was typed also matches titles fuzzily (_fuzzy_completion), in MOST_WORDS. A correction of
     the typed last word's start (`Alternative.started`) is completed too: "optimization and triubl"
     means the start "troubl", and "trouble" completed finds "troubleshooting".
-
     Newest first sends the same query: it lists the posts Best match counts (issue 54), by date.
 
     With `title_weight` (the instant box, which shows titles), a title holding some of an
     alternative's words weighs that times its weight (`alt<i>.titles.first`, no tier): above the
     body tiers, so "datasette temp" lists "Crawling Datasette with Datasette" before posts whose
     bodies hold both words. It matches no document some.words does not: the counts stay the page's.
-
-    With `holding` (documents per word) and `frequent_ratio`, a title holding the rarer words of
-    what was typed reaches MOST_WORDS without its frequent ones (frequent_words): "wie funktioniert
-    node" finds the title about node before bodies holding both words."""
+    With `frequent` (documents per word, the ratio), MOST_WORDS lets a title lack frequent words (_frequent)."""
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
     relevance, titles = [], []
     typed_last = last_word(without_symbols(alternatives[0].text)) if alternatives else ""
@@ -320,9 +324,7 @@ def build_query(
             continue
         words = without_stop_words(text)
         expanded = bool(alt.synonym_of)  # a synonym alternative: the rules applied by Elasticsearch
-        # What was typed only (or its held form): a correction's rare word ("procedural lacrosse") would make the reader's own words optional.
-        frequent = frequent_words(words.split(), holding or {}, frequent_ratio) if (alt.typed or alt.form_of) and not expanded else set()
-        for tier, scored in _scored_tiers(text, words, i, w, tiers=tiers, synonyms=expanded, most_words=most_words, frequent=frequent):
+        for tier, scored in _scored_tiers(text, words, i, w, tiers=tiers, synonyms=expanded, most_words=most_words, frequent=_frequent(alt, words, *frequent)):
             by_tier[tier].append(scored)
         if completion_weight and typed_last and not expanded and (alt.started or last_word(text) == typed_last):  # a query of only ":" has no word
             fuzziness = fuzzy_completion if i == 0 else ""  # what was typed only: its fuzzy words cover the corrections'
