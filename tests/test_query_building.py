@@ -320,7 +320,7 @@ def test_a_title_holding_the_rarer_words_reaches_most_words_without_the_frequent
         found = [c["constant_score"] for d in q["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]]
         return [c["filter"] for c in found if c["_name"] == "alt0.title.most.words"]
 
-    assert most(question, frequent=(holding, 4)) == [{"match": {"title": {"query": "node", "operator": "and"}}}]
+    assert most(question, frequent=(holding, 4)) == [{"match": {"title.exact": {"query": "node", "operator": "and"}}}]
     assert most(question, frequent=(holding, 0)) == []  # off: two words are below most_words' first number
     assert most(question, frequent=(holding, 6)) == []  # 52 is not six times 10
     # A correction keeps the reader's words: its rare corrected word never makes them optional.
@@ -336,7 +336,7 @@ def test_a_title_holding_the_rarer_words_reaches_most_words_without_the_frequent
             "bool": {
                 "should": [
                     {"match": {"title": {"query": "work node haskell", "minimum_should_match": "-40%"}}},
-                    {"match": {"title": {"query": "node", "operator": "and"}}},
+                    {"match": {"title.exact": {"query": "node", "operator": "and"}}},
                 ]
             }
         }
@@ -557,3 +557,21 @@ def test_left_out_is_what_the_caps_cut_from_the_readers_text():
     searched = normalize_query(raw, max_length=200, max_words=3)
     assert searched == "one two three" and left_out(raw, searched) == "four five"
     assert left_out("firefox  tips", "firefox tips") == ""
+
+
+def test_holdings_count_what_was_typed_and_an_unfinished_word_as_its_completion():
+    from search.querying.plan import holdings
+
+    counts = {"python": 300, "perf": 2, "performance": 500, "node": 10, "nodes": 3, "cafe": 7}
+    held = lambda word: counts.get(word, 0)  # noqa: E731
+    typed = Alternative(1.1, "how does Python perf", typed=True)
+    # A correction and a synonym alternative are not looked up: their words never make the reader's optional.
+    others = [Alternative(0.9, "how does python nodes"), Alternative(0.9, "how does python node", synonym_of="x")]
+    assert holdings([typed, *others], held) == {"python": 300, "perf": 2}
+    # "perf" still being typed stands for "performance" too: "python" is then not frequent.
+    started = lambda word: max((n for w, n in counts.items() if w.startswith(word)), default=0)  # noqa: E731
+    found = holdings([typed], held, unfinished="perf", started=started)
+    assert found == {"python": 300, "perf": 500} and frequent_words(["python", "perf"], found, 4) == set()
+    # A held form counts like what was typed; words are keyed as the exact analyzer keeps them.
+    form = Alternative(1.1, "Café nodes", form_of="cafe node")
+    assert holdings([form], held) == {"cafe": 7, "nodes": 3}

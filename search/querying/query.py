@@ -115,8 +115,9 @@ def boosts(alternatives: list[Alternative], *, tiers: dict) -> list[dict]:
 
 def frequent_words(words: list[str], holding: Mapping[str, int], ratio: float) -> set[str]:
     """The words of `words` held by at least `ratio` times as many documents as the rarest of them:
-    MOST_WORDS lets a title lack them. None when a word is in no document (a typo is the
-    corrections' business), nor with fewer than two words. `holding`: documents per key_word()."""
+    MOST_WORDS lets a title holding the others as written lack them. Empty when a word is in no
+    document (a typo is the corrections' business) and with fewer than two words. `holding`:
+    documents per key_word()."""
     if not ratio or len(words) < 2:
         return set()
     counts = [holding.get(key_word(w), 0) for w in words]
@@ -170,7 +171,7 @@ def _tier_clauses(
             clauses[MOST_WORDS] = {"match": {TITLE: {"query": words, "minimum_should_match": should_match, **by_stem}}}
         rare = " ".join(w for w in words.split() if w not in frequent)
         if frequent and rare:  # "wie funktioniert node": a title holding "node" (frequent_words)
-            needs = {"match": {TITLE: {"query": rare, "operator": "and", **by_stem}}}
+            needs = {"match": {exact(TITLE): {"query": rare, "operator": "and", **by_exact}}}  # as counted: as written
             clauses[MOST_WORDS] = {"bool": {"should": [clauses[MOST_WORDS], needs]}} if MOST_WORDS in clauses else needs
     return clauses
 

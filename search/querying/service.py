@@ -21,7 +21,7 @@ from django.db import Error
 from django.utils.translation import gettext
 from elasticsearch import ApiError, TransportError
 
-from search import conf, generation, metrics, process, realwords, synonyms, vocabulary
+from search import conf, generation, metrics, process, realwords, symbols, synonyms, vocabulary
 from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import BUSY, MISSING, NODE_FAILURES, failure_kind, get_client
@@ -468,7 +468,7 @@ def _search(
         parsed=result.parsed,
         excluded=_excluded(result, executor),
         fuzzy=result.completing and dictionary is not None and plan.strangers_to_titles(query, dictionary, cfg),
-        holding=_holding(result.alternatives, dictionary),
+        holding=_holding(result, dictionary, cfg),
     )
     if result.sort == NEWEST and plan.spellings_of(body):
         body = _newest(result, executor, body)
@@ -478,11 +478,22 @@ def _search(
         _with_comments(result, executor, body, cfg)
 
 
-def _holding(alternatives: list[Alternative], dictionary) -> dict[str, int]:
-    """Documents holding each word of the alternatives, from this process's dictionary (none without one)."""
-    if dictionary is None:
+def _holding(result: SearchResult, dictionary, cfg) -> dict[str, int]:
+    """Documents holding each word of what was typed, from this process's dictionary (none without
+    one, or with the rule off: then no word is frequent). A symbol word is looked up as indexed ("c#": csharp)."""
+    if dictionary is None or not cfg.ranking.frequent_word_ratio:
         return {}
-    return plan.holdings(alternatives, lambda word: vocabulary.documents_holding(dictionary.counts(word) or vocabulary.NO_COUNTS))
+    key = lambda word: symbols.indexed(word, cfg.index.symbol_words)  # noqa: E731
+
+    def held(word: str) -> int:
+        return vocabulary.documents_holding(dictionary.counts(key(word)) or vocabulary.NO_COUNTS)
+
+    def started(word: str) -> int:
+        top = dictionary.completions(key(word), 1)
+        return vocabulary.documents_holding(top[0][1]) if top else 0
+
+    unfinished = words(result.query)[-1][2] if result.completing and words(result.query) else ""
+    return plan.holdings(result.alternatives, held, unfinished=unfinished, started=started)
 
 
 def _newest(result: SearchResult, executor: Executor, body: dict) -> dict:
