@@ -568,10 +568,13 @@ def test_holdings_count_what_was_typed_and_an_unfinished_word_as_its_completion(
     # A correction and a synonym alternative are not looked up: their words never make the reader's optional.
     others = [Alternative(0.9, "how does python nodes"), Alternative(0.9, "how does python node", synonym_of="x")]
     assert holdings([typed, *others], held) == {"python": 300, "perf": 2}
-    # "perf" still being typed stands for "performance" too: "python" is then not frequent.
-    started = lambda word: max((n for w, n in counts.items() if w.startswith(word)), default=0)  # noqa: E731
+    # "perf" still being typed, whose completion "performance" is commoner, is likely a start: the
+    # rule is off, so "python" is not frequent. "node", commoner than "nodes", counts as itself.
+    started = lambda word: max((n for w, n in counts.items() if w.startswith(word) and w != word), default=0)  # noqa: E731
     found = holdings([typed], held, unfinished="perf", started=started)
-    assert found == {"python": 300, "perf": 500} and frequent_words(["python", "perf"], found, 4) == set()
+    assert found == {"python": 300, "perf": 0} and frequent_words(["python", "perf"], found, 4) == set()
+    question = Alternative(1.1, "how does python node", typed=True)
+    assert holdings([question], held, unfinished="node", started=started) == {"python": 300, "node": 10}
     # A held form counts like what was typed; words are keyed as the exact analyzer keeps them.
     form = Alternative(1.1, "Café nodes", form_of="cafe node")
     assert holdings([form], held) == {"cafe": 7, "nodes": 3}

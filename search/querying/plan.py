@@ -87,17 +87,17 @@ def _body(
 
 def holdings(alts: list[Alternative], held: Callable[[str], int], *, unfinished: str = "", started: Callable[[str], int] | None = None) -> dict[str, int]:
     """Documents holding each non-stop word of what was typed and its held forms (`held`, by
-    key_word()), for the frequent words of query.build_query. An `unfinished` last word stands for
-    its likeliest completion too (`started`): "perf" is as common as "performance", so it never
-    makes "python" optional in "python perf"."""
+    key_word()), for the frequent words of query.build_query. An `unfinished` last word whose
+    likeliest completion (`started`) is commoner than itself is likely a start: it counts 0, which
+    turns the rule off ("perf" in "python perf" would otherwise make "python" optional)."""
     found: dict[str, int] = {}
     for alt in (a for a in alts if a.typed or a.form_of):
         for key in (key_word(w) for w in without_stop_words(alt.text).split()):
             if key not in found:
                 found[key] = held(key)
     last = key_word(unfinished)
-    if started is not None and last in found:
-        found[last] = max(found[last], started(last))
+    if started is not None and last in found and started(last) > found[last]:
+        found[last] = 0
     return found
 
 

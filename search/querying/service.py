@@ -30,9 +30,9 @@ from search.querying import corrections, expand, facets, groups, plan, reader, r
 from search.querying.executor import Executor
 from search.querying.facets import Facets, Filters
 from search.querying.normalize import normalize_query
-from search.querying.query import NEWEST, PHRASE, RELEVANCE, SORTS, boosts, highlight_query
+from search.querying.query import NEWEST, PHRASE, RELEVANCE, SORTS, boosts, highlight_query, last_word
 from search.querying.results import Hit
-from search.words import WORD_JOINS, words
+from search.words import WORD_JOINS, plain_words, words
 
 log = logging.getLogger(__name__)
 
@@ -468,7 +468,7 @@ def _search(
         parsed=result.parsed,
         excluded=_excluded(result, executor),
         fuzzy=result.completing and dictionary is not None and plan.strangers_to_titles(query, dictionary, cfg),
-        holding=_holding(result, dictionary, cfg),
+        holding=_holding(result, query, dictionary, cfg),
     )
     if result.sort == NEWEST and plan.spellings_of(body):
         body = _newest(result, executor, body)
@@ -478,7 +478,7 @@ def _search(
         _with_comments(result, executor, body, cfg)
 
 
-def _holding(result: SearchResult, dictionary, cfg) -> dict[str, int]:
+def _holding(result: SearchResult, query: str, dictionary, cfg) -> dict[str, int]:
     """Documents holding each word of what was typed, from this process's dictionary (none without
     one, or with the rule off: then no word is frequent). A symbol word is looked up as indexed ("c#": csharp)."""
     if dictionary is None or not cfg.ranking.frequent_word_ratio:
@@ -492,8 +492,8 @@ def _holding(result: SearchResult, dictionary, cfg) -> dict[str, int]:
         top = dictionary.completions(key(word), 1)
         return vocabulary.documents_holding(top[0][1]) if top else 0
 
-    unfinished = words(result.query)[-1][2] if result.completing and words(result.query) else ""
-    return plan.holdings(result.alternatives, held, unfinished=unfinished, started=started)
+    tail = plain_words(last_word(query)) if result.completing else []  # "node?" is node: the words as holdings keys them
+    return plan.holdings(result.alternatives, held, unfinished=tail[-1] if tail else "", started=started)
 
 
 def _newest(result: SearchResult, executor: Executor, body: dict) -> dict:
