@@ -8,9 +8,10 @@ our service searches once in-process (the API's request, the result cache off) w
 it sends to the entries' indices is recorded; each body is then sent again several ways, with the
 request cache off (issue 52's levers):
 
-- as sent: its counts bounded, each reading at most `serving.exact_count_limit` documents a
-  shard (a `sampler`; search/querying/facets.py);
-- its counts unbounded, as before issue 52 (the samplers taken out: every matching document read);
+- as sent;
+- its counts and facets over a sample: the 10,000 best-scoring documents a shard (a `sampler`),
+  or a random tenth of the matching ones (a `random_sampler`): bounded counts, measured and not
+  adopted (docs/benchmarks.md#100x-the-corpus);
 - without its aggregations (the `entries` count of posts, the spellings' counts, the facets);
 - without those and without `collapse` (one entry per post);
 - that, counting hits exactly only up to 1,000 (`track_total_hits`: "more than 1,000");
@@ -74,27 +75,22 @@ def _phases(body: dict, window: int) -> dict:
     return bare
 
 
-def _unsampled(aggs: dict) -> dict:
-    """Aggregations with every `sampler` layer taken out (its aggregations in its place)."""
-    out = {}
-    for name, agg in aggs.items():
-        if "sampler" in agg:
-            out.update(_unsampled(agg["aggs"]))
-        else:
-            out[name] = {**agg, "aggs": _unsampled(agg["aggs"])} if "aggs" in agg else agg
-    return out
+def _sampled(body: dict, sampler: dict) -> dict:
+    """The body with its aggregations under one sampling aggregation."""
+    return {**body, "aggs": {"sample": {**sampler, "aggs": body["aggs"]}}} if "aggs" in body else body
 
 
 BARE, PHASES = "no aggregations, no collapse", "phases (rescore)"
 # Each way a recorded body is sent again.
 WAYS = {
     "as sent": lambda body, _: body,
-    "counts unbounded": lambda body, _: {**body, "aggs": _unsampled(body["aggs"])} if "aggs" in body else body,
+    "counts of the best 10,000": lambda body, _: _sampled(body, {"sampler": {"shard_size": 10_000}}),
+    "counts of a random tenth": lambda body, _: _sampled(body, {"random_sampler": {"probability": 0.1, "seed": 1}}),
     "no aggregations": lambda body, _: _without(body, "aggs"),
     BARE: lambda body, _: _without(body, "aggs", "collapse"),
     "bounded count (1,000), no collapse": lambda body, _: {**_without(body, "aggs", "collapse"), "track_total_hits": 1000},
-    "first phase only": lambda body, args: _without(_phases(body, args.window), "rescore"),
-    PHASES: lambda body, args: _phases(body, args.window),
+    "first phase only": lambda body, window: _without(_phases(body, window), "rescore"),
+    PHASES: _phases,
 }
 
 
@@ -141,7 +137,7 @@ def main():
         for index, body in bodies:
             tops = {}
             for way, shape in WAYS.items():
-                answer = es.options(request_timeout=30).search(index=index, body=shape(body, args), request_cache=False)
+                answer = es.options(request_timeout=30).search(index=index, body=shape(body, args.window), request_cache=False)
                 took[way].append(answer["took"])
                 tops[way] = [h["_id"] for h in answer["hits"]["hits"]]
             same += tops[PHASES] == tops[BARE]

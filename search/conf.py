@@ -299,13 +299,6 @@ class ServingSettings:
     empty_page_tags: int = _doc("Commonest tags a results page that finds nothing offers (0: none).", 8)
     facet_tags: int = _doc("Tags the results page offers to narrow by (those of the most matching documents, counted in posts).", 10)
     page_facets: bool = _doc("The results page counts tags and years to narrow by (off: filters still work by URL).", True, env="SEARCH_PAGE_FACETS")
-    exact_count_limit: int = _doc(
-        'Documents a shard a count and the facets read at most, the best-scoring: below it exact, past it "at least N" '
-        "(issue 52: a common word costs the same at 10,000 documents and at a million; 0: always exact).",
-        10_000,
-        env="SEARCH_EXACT_COUNT_LIMIT",
-        min=0,
-    )
     facet_years: int = _doc('Years the results page lists to narrow by, those with the most results; the others behind "All N years".', 5)
     max_filter_tags: int = _doc("Tags a reader may require at once.", 5)
     max_excluded_posts: int = _doc("Posts a query's -exclusions leave out at most (past it, the answer is not cached).", 10000)

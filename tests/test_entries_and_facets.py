@@ -63,37 +63,6 @@ def test_facets_read_counts_and_keep_a_chosen_value_removable():
     assert facets.read({"entries": {"posts": {"value": 1}}}, facets.NONE) is None
 
 
-def test_bounded_counts_narrow_first_then_read_the_best_scoring_documents():
-    aggs = facets.aggregations(Filters(tags=("python",)), facets=True, top_tags=10, limit=500)
-    sample = lambda inner: {"sample": {"sampler": {"shard_size": 500}, "meta": {"limit": 500}, "aggs": inner}}  # noqa: E731
-    tag = {"term": {"tags": "python"}}
-    # The narrowing filter outside the sample: a narrowed count is exact while the narrowed documents are few.
-    assert aggs["entries"] == {"filter": {"bool": {"filter": [tag]}}, "aggs": sample({"posts": {"cardinality": {"field": "post_id"}}})}
-    assert set(aggs["tags"]["aggs"]["sample"]["aggs"]) == {"values"}
-    assert set(aggs["years"]["aggs"]["sample"]["aggs"]) == {"values"}
-    # With several spellings, their filters read a sample too; the deciding hit stays outside it.
-    both = facets.aggregations(facets.NONE, facets=False, top_tags=10, spellings={"alt0": {"match_all": {}}}, top=True, limit=500)
-    assert set(both) == {"sample", "entries", "top"}
-    assert facets.requested_spellings(both) == {"alt0": {"match_all": {}}}
-    assert facets.requested_spellings(facets.aggregations(facets.NONE, facets=False, top_tags=10, spellings={"alt0": {}}, limit=0)) == {"alt0": {}}
-
-
-def test_an_answer_past_the_bound_is_a_lower_bound():
-    counted = lambda n, value: {"sample": {"meta": {"limit": 500}, "doc_count": n, "posts": {"value": value}}}  # noqa: E731
-    under = {"entries": {"doc_count": 400, **counted(400, 120)}}
-    assert facets.total(under) == 120 and facets.exact(under)
-    over = {"entries": {"doc_count": 9000, **counted(500, 170)}}
-    assert facets.total(over) == 170 and not facets.exact(over)
-    # A spelling's bucket past the bound makes the answer inexact, though the others are under it.
-    spellings = {"sample": {"meta": {"limit": 500}, "doc_count": 480, "spellings": {"buckets": {"alt0": over, "alt1": under}}}}
-    assert facets.total(facets.scope(spellings, "alt1")) == 120
-    assert not facets.exact(spellings) and facets.exact({"entries": {"posts": {"value": 3}}})
-    tags = {"tags": {"sample": {"meta": {"limit": 500}, "doc_count": 500, "values": {"buckets": [{"key": "web", "posts": {"value": 2}}]}}}}
-    assert facets.read(tags, facets.NONE).tags == [("web", 2)] and not facets.exact(tags)
-    response = {"hits": {"hits": []}, "aggregations": over}
-    assert reader.read(response, []).exact is False and reader.read(response, []).total == 170
-
-
 def test_an_entry_led_by_a_comment_names_and_links_its_post():
     hit = reader.entry(raw("comment", 5, comment_id=9, title="Post five", highlight={"comment": ["a <mark>match</mark>"]}, names=["alt0.body.exact.phrase"]))
     assert (hit.type, hit.id, hit.post_id, hit.title, hit.url, hit.matched) == ("post", 5, 5, "Post five", "/p/5/", "comment")

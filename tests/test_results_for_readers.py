@@ -75,22 +75,6 @@ def test_facets_count_posts_and_a_post_found_by_its_comments_counts(client, blog
     assert list(map(tuple, data["facets"]["years"])) == [(2021, 2), (2019, 1)]
 
 
-def test_counts_past_their_bound_say_at_least_and_a_narrowed_count_stays_exact(client, blog, settings):
-    # "okapi" matches 7 documents: 2 posts, and 5 comments of a third. Each count reads 3 a shard at most.
-    settings.SEARCH = {**settings.SEARCH, "EXACT_COUNT_LIMIT": 3, "CACHE_SECONDS": 0}
-    wide = api(client, q="okapi", facets="1")
-    assert wide["exact"] is False and wide["total"] == 3  # the 3 posts were among the best-scoring
-    assert len(wide["results"]) == 3
-    html = client.get(RESULTS, {"q": "okapi"}).content.decode()
-    assert '<span id="at-least">At least 3 results</span>' in html and '<span class="count">2+</span>' in html
-    # Narrowed to a tag only 2 documents hold, every count read them all: exact again.
-    zoo = api(client, q="okapi", tag="zoo", facets="1")
-    assert zoo["exact"] is True and zoo["total"] == 2 and dict(map(tuple, zoo["facets"]["tags"]))["zoo"] == 2
-    assert "At least" not in client.get(RESULTS, {"q": "okapi", "tag": "zoo"}).content.decode()
-    settings.SEARCH = {**settings.SEARCH, "EXACT_COUNT_LIMIT": 0}
-    assert api(client, q="okapi")["exact"] is True
-
-
 def test_tags_narrow_all_together_and_a_year_keeps_the_other_years_in_view(client, blog):
     africa = api(client, q="okapi", tag="africa", facets="1")
     assert {r["post_id"] for r in africa["results"]} == {blog["notes"].pk, blog["walks"].pk} and africa["total"] == 2

@@ -127,7 +127,7 @@ def test_unknown_words_are_corrected_by_the_dictionary_in_one_request(knowing):
     client = FakeClient(hits("Firefox extension", matched=("alt1.title.exact.phrase",)))
     result = search("firefox extenson", client=client)
     assert (result.round_trips, len(client.bodies), result.dictionary) == (1, 1, True)
-    assert "suggest" not in client.bodies[0] and set(client.bodies[0]["aggs"]) == {"sample", "entries"}  # posts per spelling (sampled), and of all
+    assert "suggest" not in client.bodies[0] and set(client.bodies[0]["aggs"]) == {"spellings", "entries"}  # posts per spelling, and of all
     assert [a.text for a in result.alternatives] == ["firefox extenson", "firefox extension"]
     assert result.showing_for == "firefox extension"
 
@@ -140,7 +140,7 @@ def test_a_word_the_dictionary_cannot_answer_for_is_asked_about_alone_then_searc
     assert first["size"] == 0 and "highlight" not in first and "query" not in first
     assert set(first["aggs"]["known_words"]["aggs"]["words"]["filters"]["filters"]) == {"w1"}  # not "firefox"
     assert first["suggest"]["text"] == "        extensón"  # the known word blanked, offsets kept
-    assert "suggest" not in second and set(second["aggs"]) == {"sample", "entries"}
+    assert "suggest" not in second and set(second["aggs"]) == {"spellings", "entries"}
     assert [a.text for a in result.alternatives] == ["firefox extensón", "firefox extension"]
     assert result.showing_for == "firefox extension" and result.round_trips == 2
 

@@ -8,11 +8,6 @@ The reader's filters apply as a `post_filter`, after the aggregations: a facet's
 of the query narrowed by the *other* facet (the years of the chosen tags, the tags of the chosen
 year and the chosen tags), so choosing a year leaves the other years in view. Several tags must
 all hold (each narrows further), a year is one of them at a time.
-
-Counts are bounded (issue 52): each one reads at most `limit` documents a shard, the best-scoring
-ones (a `sampler`). Below the bound every count is exact, as before; past it a count is the posts
-of those documents, a lower bound the page says as "at least N" (exact() tells which). So a common
-word in a corpus of millions costs what it costs in one of ten thousand.
 """
 
 import json
@@ -23,8 +18,6 @@ ENTRIES, TAGS, YEARS, COUNT, BUCKETS = "entries", "tags", "years", "posts", "val
 # With several spellings: the counts per spelling (search/querying/groups.py), and the best hit of
 # the query before the filters, which decides the correction (search/querying/reader.py).
 SPELLINGS, TOP = "spellings", "top"
-# A count's sample of the best-scoring documents, and what its answer echoes back (its bound).
-SAMPLE, LIMIT = "sample", "limit"
 
 
 @dataclass(frozen=True)
@@ -74,28 +67,15 @@ def _posts() -> dict:
     return {"cardinality": {"field": "post_id"}}
 
 
-def _sampled(aggs: dict, limit: int) -> dict:
-    """`aggs` over the best-scoring `limit` documents a shard (all of them below it); 0: unbounded."""
-    if not limit:
-        return aggs
-    return {SAMPLE: {"sampler": {"shard_size": limit}, "meta": {LIMIT: limit}, "aggs": aggs}}
-
-
-def _inside(answer: dict) -> dict:
-    """The counts of an aggregation's answer, whether or not they were sampled."""
-    return answer.get(SAMPLE, answer)
-
-
-def aggregations(filters: Filters, *, facets: bool, top_tags: int, spellings: dict | None = None, top: bool = False, limit: int = 0) -> dict:
+def aggregations(filters: Filters, *, facets: bool, top_tags: int, spellings: dict | None = None, top: bool = False) -> dict:
     """The number of matching posts (always: pages count posts), and with `facets` the tag and
     year counts (the results page only; never the instant requests). With `spellings` (a filter
     per spelling, groups.filters()) each is counted apart, so the page counts only the posts of
     the spelling it stands for, and the posts of all of them are counted too: the pages list
     those. With `top`, the best hit before the filters (aggregations see the query, not the
-    `post_filter`): what the query means never depends on a filter, an order or a page. Each count
-    reads at most `limit` documents a shard, the best-scoring (0: every matching one)."""
-    counts = _counts(filters, facets=facets, top_tags=top_tags, limit=limit)
-    aggs = dict(_sampled({SPELLINGS: {"filters": {"filters": spellings}, "aggs": counts}}, limit)) if spellings else counts
+    `post_filter`): what the query means never depends on a filter, an order or a page."""
+    counts = _counts(filters, facets=facets, top_tags=top_tags)
+    aggs = {SPELLINGS: {"filters": {"filters": spellings}, "aggs": counts}} if spellings else counts
     if spellings:  # and the posts of every spelling, which the list holds (the pages reach them all)
         aggs[ENTRIES] = counts[ENTRIES]
     if top:
@@ -103,52 +83,25 @@ def aggregations(filters: Filters, *, facets: bool, top_tags: int, spellings: di
     return aggs
 
 
-def _counts(filters: Filters, *, facets: bool, top_tags: int, limit: int) -> dict:
-    """Each count narrowed first, then sampled: a narrowed count is exact while the narrowed
-    documents stay under the bound, however many the query matches."""
-    narrowed = _all_of(_tag_clauses(filters) + _year_clauses(filters))
-    aggs = {ENTRIES: {"filter": narrowed, "aggs": _sampled({COUNT: _posts()}, limit)}}
+def _counts(filters: Filters, *, facets: bool, top_tags: int) -> dict:
+    aggs = {ENTRIES: {"filter": _all_of(_tag_clauses(filters) + _year_clauses(filters)), "aggs": {COUNT: _posts()}}}
     if facets:
-        # The top tags by matching documents, then counted in posts for those only
-        # (breadth_first): ordering by the posts' count computed it for every tag, and made
-        # the facets cost twice as much (bench/es_cost.py-style `took`, queries of the corpus).
-        tags = {"terms": {"field": "tags", "size": top_tags, "collect_mode": "breadth_first"}, "aggs": {COUNT: _posts()}}
-        aggs[TAGS] = {"filter": narrowed, "aggs": _sampled({BUCKETS: tags}, limit)}
+        aggs[TAGS] = {
+            "filter": _all_of(_tag_clauses(filters) + _year_clauses(filters)),
+            # The top tags by matching documents, then counted in posts for those only
+            # (breadth_first): ordering by the posts' count computed it for every tag, and made
+            # the facets cost twice as much (bench/es_cost.py-style `took`, queries of the corpus).
+            "aggs": {BUCKETS: {"terms": {"field": "tags", "size": top_tags, "collect_mode": "breadth_first"}, "aggs": {COUNT: _posts()}}},
+        }
         by_year = {"field": "pub_date", "calendar_interval": "year", "format": "yyyy", "min_doc_count": 1}
-        years = {"date_histogram": by_year, "aggs": {COUNT: _posts()}}
-        aggs[YEARS] = {"filter": _all_of(_tag_clauses(filters)), "aggs": _sampled({BUCKETS: years}, limit)}
+        aggs[YEARS] = {"filter": _all_of(_tag_clauses(filters)), "aggs": {BUCKETS: {"date_histogram": by_year, "aggs": {COUNT: _posts()}}}}
     return aggs
-
-
-def requested_spellings(aggs: dict) -> dict[str, dict]:
-    """The filter of each spelling a request's `aggs` count apart, by bucket name; empty for one."""
-    inner = aggs.get(SAMPLE, {}).get("aggs", aggs)
-    return inner.get(SPELLINGS, {}).get("filters", {}).get("filters", {})
-
-
-def exact(aggs: dict) -> bool:
-    """Whether every count of an answer is exact: each of its samples held fewer documents than
-    its bound, so it read every matching one."""
-    for name, value in aggs.items():
-        if not isinstance(value, dict):
-            continue
-        limit = value.get("meta", {}).get(LIMIT) if name == SAMPLE else None
-        if limit and int(value.get("doc_count", 0)) >= int(limit):
-            return False
-        if not exact(value) or not all(exact(b) for b in _buckets(value)):
-            return False
-    return True
-
-
-def _buckets(value: dict) -> list[dict]:
-    found = value.get("buckets", [])
-    return list(found.values()) if isinstance(found, dict) else [b for b in found if isinstance(b, dict)]
 
 
 def scope(aggs: dict, spelling: str | None) -> dict:
     """The counts of one spelling (its bucket) when the answer counts spellings apart, else all of them."""
-    inner = _inside(aggs)
-    return inner.get(SPELLINGS, {}).get("buckets", {}).get(spelling, {}) if SPELLINGS in inner else aggs
+    buckets = aggs.get(SPELLINGS, {}).get("buckets", {})
+    return buckets.get(spelling, {}) if SPELLINGS in aggs else aggs
 
 
 def top_hit(aggs: dict) -> dict | None:
@@ -159,7 +112,7 @@ def top_hit(aggs: dict) -> dict | None:
 
 def total(aggs: dict) -> int | None:
     """Matching posts, or None when the answer has no count (then the caller counts documents)."""
-    found = _inside(aggs.get(ENTRIES, {})).get(COUNT)
+    found = aggs.get(ENTRIES, {}).get(COUNT)
     return int(found["value"]) if found else None
 
 
@@ -168,7 +121,7 @@ def read(aggs: dict, filters: Filters) -> Facets | None:
     listed even when no post of the narrowed query holds it, so it can always be removed."""
     if TAGS not in aggs:
         return None
-    buckets = lambda name: _inside(aggs.get(name, {})).get(BUCKETS, {}).get("buckets", [])  # noqa: E731
+    buckets = lambda name: aggs.get(name, {}).get(BUCKETS, {}).get("buckets", [])  # noqa: E731
     tags = sorted(((b["key"], int(b[COUNT]["value"])) for b in buckets(TAGS)), key=lambda t: (-t[1], t[0]))
     years = sorted(((int(b["key_as_string"]), int(b[COUNT]["value"])) for b in buckets(YEARS)), reverse=True)
     shown = {t for t, _ in tags}

@@ -70,8 +70,7 @@ def _body(
     # time, for "See all N"); where the page's first hit may not be the query's best (a filter, newest first, a later page), that too.
     spellings = groups.filters(query, alts) if snippets or serving.instant_counts else {}
     top = bool(spellings) and bool(filters or sort != RELEVANCE or page > 1)
-    bounds = {"top_tags": serving.facet_tags, "limit": serving.exact_count_limit}
-    counts = facets.aggregations(filters, facets=detail and serving.page_facets, spellings=spellings, top=top, **bounds)
+    counts = facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags, spellings=spellings, top=top)
     return search_body(
         query,
         page=page,
@@ -234,7 +233,7 @@ def alternatives_request(alts: list[Alternative], *, page: int, cfg: SearchSetti
 
 def spellings_of(body: dict) -> dict[str, dict]:
     """The filter of each spelling a search counts apart (groups.filters), by bucket name; empty for one."""
-    return facets.requested_spellings(body.get("aggs", {}))
+    return body.get("aggs", {}).get(facets.SPELLINGS, {}).get("filters", {}).get("filters", {})
 
 
 def counts_request(body: dict) -> dict:

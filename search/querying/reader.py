@@ -20,7 +20,6 @@ class Reading(NamedTuple):
     spelling: str
     synonyms: tuple[str, ...] = ()
     listed: int = 0  # the posts of every spelling, which the pages list (at least `total`)
-    exact: bool = True  # the counts read every matching document (else `total` is a lower bound: facets.exact)
 
 
 def total(response: dict, spelling: str | None = None) -> int:
@@ -124,6 +123,6 @@ def read(response: dict, alternatives: list[Alternative], *, by_date: bool = Fal
             source = alt.synonym_of or alt.form_of or alt.text
             showing_for = "" if source == alternatives[0].text else source
     hits = [_label(entry(h), h, alternatives, spelling) for h in raw_hits]
-    counted, aggs = total(response, spelling), response.get("aggregations", {})
-    every = facets.total(aggs)  # the posts of every spelling, when counted apart
-    return Reading(hits, counted, strategy, showing_for, spelling, _synonyms(raw_hits, alternatives), max(counted, every or 0), facets.exact(aggs))
+    counted = total(response, spelling)
+    every = facets.total(response.get("aggregations", {}))  # the posts of every spelling, when counted apart
+    return Reading(hits, counted, strategy, showing_for, spelling, _synonyms(raw_hits, alternatives), max(counted, every or 0))

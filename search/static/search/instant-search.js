@@ -190,10 +190,8 @@
 
   // Whether the answer's total is the count of the one spelling it stands for, the number the
   // results page shows: the server counts spellings apart unless told not to (serving.instant_counts),
-  // and then the dropdown shows no number rather than one the results page will not show. Past the
-  // bound of the counts (serving.exact_count_limit) the total is a lower bound: no number either.
+  // and then the dropdown shows no number rather than one the results page will not show.
   function exactTotal(data) {
-    if (data.exact === false) return false;
     return data.counted !== false || (data.search_terms || []).length <= 1;
   }
 
