@@ -11,7 +11,7 @@ typed words find and finds none of its own (search/querying/corrections.py, step
 `started` alternative's last word completes a corrected start of the typed one ("triubl": troubl,
 so "trouble"): the search completes it again, as it completes what was typed. A `form_of`
 alternative is what was typed with a word in the form the blog holds of it, one its stemmer keeps
-apart ("sommers": sommer; plan.form_alternative): counted as the typed spelling like a synonym,
+apart ("sommers": sommer; plan.form_alternatives): counted as the typed spelling like a synonym,
 but analysed like any spelling and never listed as a synonym.
 """
 

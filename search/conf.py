@@ -249,6 +249,11 @@ class RankingSettings:
         "(documents holding them, against the query's rarest word: 'funktioniert' in 'wie funktioniert node'). 0 turns it off.",
         4.0,
     )
+    held_forms: int = _doc(
+        "A word the blog lacks but holds in forms its stemmer keeps apart (German, French) is searched in this many of them, "
+        "nearest first (search/languages.py).",
+        3,
+    )
     weak_typo_min_length: int = _doc(
         "A word the index lacks is corrected by any other single edit (another letter, a stray extra one) only from this length "
         "(search/querying/corrections.py).",

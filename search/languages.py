@@ -126,6 +126,13 @@ def apart_forms(word: str, language: str, *, letter: bool = True) -> list[str]:
     return sorted(forms, key=lambda form: (form not in bases, abs(len(form) - len(word)), form))
 
 
+def held_forms(word: str, language: str, held, *, letter: bool = True, limit: int = 1) -> list[str]:
+    """The `limit` nearest forms of `word` its stemmer keeps apart that the blog holds (`held(form)`).
+    Several, since the nearest may not be the one the reader's post holds ("retrouvant": retrouve,
+    retrouvons)."""
+    return [form for form in apart_forms(word, language, letter=letter) if held(form)][:limit]
+
+
 def held_form(word: str, language: str, held, *, letter: bool = True) -> str:
-    """The nearest form of `word` its stemmer keeps apart that the blog holds, or "" (`held(form)`)."""
-    return next((form for form in apart_forms(word, language, letter=letter) if held(form)), "")
+    """The nearest form of `word` its stemmer keeps apart that the blog holds, or ""."""
+    return next(iter(held_forms(word, language, held, letter=letter)), "")

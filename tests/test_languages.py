@@ -137,6 +137,24 @@ def test_a_form_the_stemmer_keeps_apart_is_the_held_one():
     assert languages.apart_forms("sommers", "en") == [] and languages.held_form("users", "en", held) == ""
 
 
+def test_a_word_is_searched_in_several_held_forms():
+    """The nearest held form may not be the post's: "retrouvant" is nearest "retrouvent", the
+    title says "retrouvons". Up to `ranking.held_forms`, one alternative each, scored alike."""
+    from search.querying import plan
+
+    held = {"retrouvent", "retrouvons", "retrouve", "pages"}.__contains__
+    assert languages.held_forms("retrouvant", "fr", held, limit=5) == ["retrouvent", "retrouvons", "retrouve"]
+    assert languages.held_forms("retrouvant", "fr", held, limit=1) == ["retrouvent"]
+    cfg = conf.build({"LANGUAGE": "fr", "HELD_FORMS": 3})
+    forms = plan.held_forms("retrouvant pagés", [0, 1], {"retrouvent", "retrouvons", "retrouve", "pages"}, cfg)
+    assert forms == {0: ["retrouvent", "retrouvons", "retrouve"]}
+    forms[1] = ["pages"]
+    alts = plan.form_alternatives("retrouvant pagés", forms, cfg)
+    assert [a.text for a in alts] == ["retrouvent pages", "retrouvons pages", "retrouve pages"]
+    assert {a.form_of for a in alts} == {"retrouvant pagés"} and len({a.score for a in alts}) == 1
+    assert plan.form_alternatives("x", {}, cfg) == []
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "posts", "query"),

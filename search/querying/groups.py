@@ -8,7 +8,7 @@ that spelling's posts, not the union with the weaker ones: "firefix extnsion" co
 with several spellings counts posts per spelling (one `filters` aggregation, a bucket per
 spelling, facets.aggregations) and the reader keeps the winner's bucket: still one search.
 
-A synonym alternative belongs to the spelling it rewrote, a held form (plan.form_alternative) to
+A synonym alternative belongs to the spelling it rewrote, a held form (plan.form_alternatives) to
 what was typed (the rules are applied at once, and its
 posts are that spelling's posts); a completion clause (`alt<i>c.`) to its alternative.
 """

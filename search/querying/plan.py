@@ -175,11 +175,11 @@ def _held(known):
     return (lambda w: known.counts(w) is not None) if hasattr(known, "counts") else known.__contains__
 
 
-def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings) -> dict[int, str]:
-    """Of the unknown words, those the blog holds in a form their stemmer keeps apart ("sommers":
-    sommer, "listait": liste), each with that form (languages.held_form): searched in that form
-    too, as typed (service._run). Not a word the blog holds as typed ("ronda", in one post).
-    Empty for English."""
+def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings) -> dict[int, list[str]]:
+    """Of the unknown words, those the blog holds in forms their stemmer keeps apart ("sommers":
+    sommer, "listait": liste), each with up to `ranking.held_forms` of them, nearest first
+    (languages.held_forms): searched in those forms too, as typed (service._run). Not a word the
+    blog holds as typed ("ronda", in one post). Empty for English."""
     found, held, language = words(query), _held(known), cfg.index.language
     if language not in languages.APART_ENDINGS:  # English: its plural rule lives in the corrections
         return {}
@@ -188,8 +188,9 @@ def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings) -> di
     # slip of "racket", no form of "race"; "listait" is rare and a form of "liste".
     real = lambda word: realwords.is_real(word, cfg.ranking.rare_word_min_zipf, language)  # noqa: E731
     asked = {i: word for i, word in folded.items() if word.isascii() and word.isalnum() and not held(word)}
-    forms = {i: languages.held_form(word, language, held, letter=real(word)) for i, word in asked.items()}
-    return {i: form for i, form in forms.items() if form}
+    limit = cfg.ranking.held_forms
+    forms = {i: languages.held_forms(word, language, held, letter=real(word), limit=limit) for i, word in asked.items()}
+    return {i: held_ for i, held_ in forms.items() if held_}
 
 
 def real_words(query: str, indices, cfg: SearchSettings) -> set[int]:
@@ -198,15 +199,20 @@ def real_words(query: str, indices, cfg: SearchSettings) -> set[int]:
     return {i for i in indices if realwords.is_real(key_word(found[i][2]), cfg.ranking.rare_word_min_zipf, language)}
 
 
-def form_alternative(query: str, forms: dict[int, str], cfg: SearchSettings) -> Alternative:
-    """The typed query with each word of `forms` in its held form: counted as the typed spelling
-    (groups.source), never named by "Showing results for", analysed like any spelling. It scores
-    as a synonym alternative does against what was typed (SYNONYM_SCORE_FACTOR)."""
-    text, found = query, words(query)
-    for i in sorted(forms, key=lambda i: -found[i][0]):  # from the end: the offsets before stay
-        start, end, _ = found[i]
-        text = text[:start] + forms[i] + text[end:]
-    return Alternative(round(cfg.ranking.typed_score * cfg.ranking.synonym_score_factor, 4), text, form_of=query)
+def form_alternatives(query: str, forms: dict[int, list[str]], cfg: SearchSettings) -> list[Alternative]:
+    """The typed query with each word of `forms` in a held form, one alternative per form: the
+    n-th holds each word's n-th form, or its last. Each counts as the typed spelling
+    (groups.source), is never named by "Showing results for" and is analysed like any spelling.
+    They score as a synonym alternative does against what was typed (SYNONYM_SCORE_FACTOR)."""
+    found, score = words(query), round(cfg.ranking.typed_score * cfg.ranking.synonym_score_factor, 4)
+    out = []
+    for n in range(max(map(len, forms.values()), default=0)):
+        text = query
+        for i in sorted(forms, key=lambda i: -found[i][0]):  # from the end: the offsets before stay
+            start, end, _ = found[i]
+            text = text[:start] + forms[i][min(n, len(forms[i]) - 1)] + text[end:]
+        out.append(Alternative(score, text, form_of=query))
+    return out
 
 
 def suggest_request(query: str, unknown: list[int], *, cfg: SearchSettings) -> dict:

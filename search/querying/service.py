@@ -391,7 +391,7 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     # language uses is not corrected; another ("listait", "utilent") is, the form competing.
     forms = plan.held_forms(query, unknown, dictionary, cfg) if dictionary is not None and not result.verbatim else {}
     unknown = [i for i in unknown if i not in plan.real_words(query, forms, cfg)]
-    held = [plan.form_alternative(query, forms, cfg)] if forms else []
+    held = plan.form_alternatives(query, forms, cfg)
     last_present = True
     if result.verbatim:  # "Search instead for": what was typed, nothing corrected
         unknown, remote = [], []
