@@ -85,6 +85,10 @@ def _strips(word: str, ending: str, language: str) -> bool:
     # stem apart from the word: a doubled "s" is a typo, not a form.
     if language == "fr" and word[: -len(ending)].endswith("s"):
         return False
+    # German doubles no "e" through an ending: "fregee" and "unseree" are typos of "frege" and
+    # "unsere", and stem apart from them; "alleen" is no form of "alle".
+    if language == "de" and ending.startswith("e") and word[: -len(ending)].endswith("e"):
+        return False
     return not (language == "de" and ending == "s" and word[-2] not in GERMAN_S_AFTER)
 
 

@@ -119,6 +119,11 @@ def test_the_other_forms_of_a_word_are_its_base_and_endings():
     for typed, language in (("autos", "de"), ("fotos", "de"), ("testn", "de"), ("voitur", "fr")):
         assert not languages.another_form_held(typed, language, held), typed
     assert languages.another_form_held("testens", "de", held)
+    # German doubles no "e" through an ending: typos of held words, corrected (stems apart).
+    held = {"frege", "unsere", "alle"}.__contains__
+    for typed in ("fregee", "unseree", "alleen", "fregeen"):
+        assert not languages.another_form_held(typed, "de", held), typed
+    assert languages.another_form_held("freges", "de", held)
 
 
 def test_a_form_the_stemmer_keeps_apart_is_the_held_one():
@@ -273,6 +278,9 @@ def test_the_keyboard_follows_the_language_unless_set():
     assert conf.build({"LANGUAGE": "de"}).ranking.typo_costs.keyboard == "qwertz"
     assert conf.build({"LANGUAGE": "fr"}).ranking.typo_costs.keyboard == "azerty"
     assert conf.build({"LANGUAGE": "fr", "TYPO_COSTS": {"keyboard": "qwerty"}}).ranking.typo_costs.keyboard == "qwerty"
+    assert conf.build({}).ranking.max_suggest_word_length == conf.build({"LANGUAGE": "fr"}).ranking.max_suggest_word_length == 30
+    assert conf.build({"LANGUAGE": "de"}).ranking.max_suggest_word_length == 40  # compounds
+    assert conf.build({"LANGUAGE": "de", "MAX_SUGGEST_WORD_LENGTH": 25}).ranking.max_suggest_word_length == 25
 
 
 def test_a_neighbouring_key_is_the_readers_keyboards():
