@@ -251,8 +251,9 @@ class RankingSettings:
     )
     held_forms: int = _doc(
         "A word the blog lacks but holds in forms its stemmer keeps apart (German, French) is searched in this many of them, "
-        "nearest first (search/languages.py).",
+        "nearest first (search/languages.py), on top of `max_alternatives`; 0 turns it off.",
         3,
+        min=0,
     )
     weak_typo_min_length: int = _doc(
         "A word the index lacks is corrected by any other single edit (another letter, a stray extra one) only from this length "

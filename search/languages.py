@@ -85,10 +85,6 @@ def _strips(word: str, ending: str, language: str) -> bool:
     # stem apart from the word: a doubled "s" is a typo, not a form.
     if language == "fr" and word[: -len(ending)].endswith("s"):
         return False
-    # German doubles no "e" through an ending: "fregee" and "unseree" are typos of "frege" and
-    # "unsere", and stem apart from them; "alleen" is no form of "alle".
-    if language == "de" and ending.startswith("e") and word[: -len(ending)].endswith("e"):
-        return False
     return not (language == "de" and ending == "s" and word[-2] not in GERMAN_S_AFTER)
 
 
@@ -98,6 +94,11 @@ def other_forms(word: str, language: str) -> list[str]:
     endings = ENDINGS.get(language, ())
     bases = {word[: -len(e)] for e in endings if _strips(word, e, language)}
     forms = {form for base in bases for form in (base, *(base + e for e in endings)) if form == base or _strips(form, form[len(base) :], language)}
+    # German doubles no "e" through an ending: "fregee", "unseree" are typos of "frege", "unsere"
+    # and stem apart from them ("alleen" is a form of "allee", not of "alle"). Only the bare
+    # base goes: "kaffee" and "kaffees", "armee" and "armeen" stay forms of each other.
+    if language == "de":
+        forms -= {base for base in bases if base.endswith("e") and word[len(base)] == "e"}
     return sorted(forms - {word})
 
 
@@ -132,8 +133,8 @@ def apart_forms(word: str, language: str, *, letter: bool = True) -> list[str]:
 
 def held_forms(word: str, language: str, held, *, letter: bool = True, limit: int = 1) -> list[str]:
     """The `limit` nearest forms of `word` its stemmer keeps apart that the blog holds (`held(form)`).
-    Several, since the nearest may not be the one the reader's post holds ("retrouvant": retrouve,
-    retrouvons)."""
+    Several, since the nearest may not be the one the reader's post holds ("retrouvant": nearest
+    "retrouvent", the title's "retrouvons")."""
     return [form for form in apart_forms(word, language, letter=letter) if held(form)][:limit]
 
 

@@ -124,6 +124,10 @@ def test_the_other_forms_of_a_word_are_its_base_and_endings():
     for typed in ("fregee", "unseree", "alleen", "fregeen"):
         assert not languages.another_form_held(typed, "de", held), typed
     assert languages.another_form_held("freges", "de", held)
+    # ... but nouns ending in "-ee" keep their forms: "kaffee" beside "kaffees", "armee" beside "armeen".
+    held = {"kaffees", "armeen", "allee", "gelee"}.__contains__
+    for typed in ("kaffee", "armee", "alleen", "geleen"):
+        assert languages.another_form_held(typed, "de", held), typed
 
 
 def test_a_form_the_stemmer_keeps_apart_is_the_held_one():
