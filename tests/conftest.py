@@ -21,7 +21,7 @@ from search.client import get_client, reset_client
 from search.documents import synonyms_set
 from search.nodes import with_credentials
 from search.process import reset_process_state
-from tests.helpers import TEST_PASSWORD, TEST_PREFIX, TEST_USER, admin
+from tests.helpers import SHIPPED_SEARCH_TIMEOUT, TEST_PASSWORD, TEST_PREFIX, TEST_SEARCH_TIMEOUT, TEST_USER, admin
 
 # The Playwright fixtures (browser, page, site) for the browser tests.
 pytest_plugins = ["tests.browser_support"]
@@ -72,7 +72,7 @@ def test_indices_never_the_sites():
     nodes of ELASTICSEARCH_URL with its name and password, here and for child processes."""
     settings.SEARCH = {**settings.SEARCH, "INDEX_PREFIX": TEST_PREFIX}
     url = with_credentials(conf.get().elasticsearch.url, TEST_USER, TEST_PASSWORD)
-    settings.ELASTICSEARCH = {**settings.ELASTICSEARCH, "URL": url}
+    settings.ELASTICSEARCH = {"TIMEOUT": TEST_SEARCH_TIMEOUT, **settings.ELASTICSEARCH, "URL": url}
     os.environ["ELASTICSEARCH_URL"] = url
     reset_process_state()  # the settings object and everything built from it
 
@@ -226,7 +226,7 @@ def black_hole():
 def es_black_hole(settings, black_hole):
     """Elasticsearch "slow": it accepts connections and never answers."""
     original = dict(settings.ELASTICSEARCH)
-    settings.ELASTICSEARCH = {**original, "URL": f"http://127.0.0.1:{black_hole[0]}"}
+    settings.ELASTICSEARCH = {**original, "URL": f"http://127.0.0.1:{black_hole[0]}", "TIMEOUT": SHIPPED_SEARCH_TIMEOUT}
     reset_client()
     yield
     settings.ELASTICSEARCH = original

@@ -130,3 +130,9 @@ def test_override_sends_each_key_to_its_setting(settings):
     assert (built.serving.page_size, built.elasticsearch.timeout) == (4, 2.5)
     assert (settings.SEARCH, settings.ELASTICSEARCH) == ({"PAGE_SIZE": 4}, {"TIMEOUT": 2.5})
     assert get_client() is not before  # the connection setting reached the client
+
+
+def test_the_tests_of_the_timeout_use_the_shipped_one():
+    from tests.helpers import SHIPPED_SEARCH_TIMEOUT
+
+    assert conf.ElasticsearchSettings().timeout == SHIPPED_SEARCH_TIMEOUT

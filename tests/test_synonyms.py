@@ -22,6 +22,7 @@ from search.querying.expand import rewrites, with_synonyms
 from search.querying.query import build_query
 from search.synonym_rules import parse
 from tests.factories import make_comment, make_post
+from tests.helpers import SHIPPED_SEARCH_TIMEOUT
 
 # ---------------------------------------------------------------- pure
 
@@ -365,7 +366,7 @@ def test_a_rule_saved_while_elasticsearch_hangs_returns_as_fast_as_a_posts_save(
     import time
 
     original = dict(settings.ELASTICSEARCH)
-    settings.ELASTICSEARCH = {**original, "URL": f"http://127.0.0.1:{black_hole[0]}"}
+    settings.ELASTICSEARCH = {**original, "URL": f"http://127.0.0.1:{black_hole[0]}", "TIMEOUT": SHIPPED_SEARCH_TIMEOUT}
     reset_client()
     started = time.monotonic()
     response = admin_client.post(reverse("admin:search_synonymrule_add"), {"rule": "js, javascript"}, follow=True)
