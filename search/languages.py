@@ -136,8 +136,3 @@ def held_forms(word: str, language: str, held, *, letter: bool = True, limit: in
     Several, since the nearest may not be the one the reader's post holds ("retrouvant": nearest
     "retrouvent", the title's "retrouvons")."""
     return [form for form in apart_forms(word, language, letter=letter) if held(form)][:limit]
-
-
-def held_form(word: str, language: str, held, *, letter: bool = True) -> str:
-    """The nearest form of `word` its stemmer keeps apart that the blog holds, or ""."""
-    return next(iter(held_forms(word, language, held, letter=letter)), "")

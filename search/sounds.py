@@ -1,16 +1,45 @@
-"""How a word sounds: its Double Metaphone key (pure).
+"""How a word sounds: its sound key in the blog's language's scheme (pure).
 
-People spell by sound ("exersize", "jurny", "bisnes"): a misspelling sounds like the word meant,
-however many letters differ. Double Metaphone (Lawrence Philips, 2000) keys a word by its
-consonant sounds, English spelling rules included ("design" and "dezine" are both TSN, where the
-original Metaphone drops the silent "gn" and keys "design" TS). The `doublemetaphone` package wraps
-the reference C++ code (the implementation the dedupe project ships). Only the primary key is
-used: one key a word keeps the dictionary's index small (search/soundalikes.py).
+People spell by sound ("exersize", "jurny", "bisnes"; French "otres", "alphred"): a misspelling
+sounds like the word meant, however many letters differ. Two schemes (TypoCosts.sound_key):
+
+- `double_metaphone` (Lawrence Philips, 2000), for English: a word's consonant sounds, English
+  spelling rules included ("design" and "dezine" are both TSN, where the original Metaphone drops
+  the silent "gn" and keys "design" TS). The `doublemetaphone` package wraps the reference C++
+  code. Only the primary key is used: one key a word keeps the dictionary's index small
+  (search/soundalikes.py).
+- `phonetic_fr`, for French: Édouard Bergé's "Phonetic" (SOUNDEX FR, 2007), ported by the
+  `phonetic-fr` package. It writes a word as it is said, vowels included: "autres" and "otres"
+  are both OTR, "alfred" and "alphred" both ALFR, but "moyen" is no "mayen".
+
+A key that spells the vowels too may be shorter than the typed word ("auteau": auto): its letters
+tell the same sounds, not merely the same consonants (`spells_vowels`).
 """
 
+import functools
+
 from doublemetaphone import doublemetaphone
+from phonetic_fr import phonetic
+
+SCHEMES = ("double_metaphone", "phonetic_fr")
+DEFAULT = "double_metaphone"
 
 
-def key(word: str) -> str:
-    """The primary Double Metaphone key of a word of ASCII letters; empty for anything else."""
-    return doublemetaphone(word)[0] if word.isascii() and word.isalpha() else ""
+@functools.lru_cache(maxsize=4096)  # ~0.2 ms a French word; the typed words come back at every keystroke
+def _phonetic_fr(word: str) -> str:
+    return phonetic(word)
+
+
+def key(word: str, scheme: str = DEFAULT) -> str:
+    """The word's sound key in `scheme`; empty for a word of other than letters (and, for Double
+    Metaphone, other than ASCII ones)."""
+    if not word.isalpha():
+        return ""
+    if scheme == "phonetic_fr":
+        return _phonetic_fr(word.lower())
+    return doublemetaphone(word)[0] if word.isascii() else ""
+
+
+def spells_vowels(scheme: str) -> bool:
+    """Whether the scheme's keys spell vowels too (then a sound-alike may shorten the word)."""
+    return scheme == "phonetic_fr"

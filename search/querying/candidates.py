@@ -17,6 +17,7 @@ And what it cannot: an unfinished last word with a typo inside it ("firfo" for "
 word of each corrected prefix, scored by the typo model on the prefix ("firefo"), not the word.
 """
 
+from search import sounds
 from search.conf import SuggesterOptions, TypoCosts
 from search.documents import SUGGESTER_FIELDS
 from search.querying.suggestions import KNOWN_WORDS
@@ -95,15 +96,17 @@ def splits(token: str, dictionary) -> list[tuple[str, int, tuple]]:
     return out
 
 
-def by_sound(token: str, found: list, dictionary, *, min_length: int) -> list[tuple[str, int, tuple]]:
+def by_sound(token: str, found: list, dictionary, *, min_length: int, scheme: str = sounds.DEFAULT) -> list[tuple[str, int, tuple]]:
     """The dictionary's words that sound like `token` (search/soundalikes.py), are not in `found`
-    already and are within its reach (typo_model.within_sound_reach: "bisnes": business, three)."""
+    already and are within its reach (typo_model.within_sound_reach: "bisnes": business, three).
+    The index is Double Metaphone's; another `scheme` must agree too (French: the nearer ones,
+    which the dictionary finds, matter most)."""
     if not min_length or len(token) < min_length:
         return []
     seen = {w for w, _, _ in found}
     out = []
     for word in dictionary.sound_index().alike(sound_key(token), token[:1]):
-        if word not in seen and sounds_alike(token, word, min_length=min_length) and within_sound_reach(token, word):
+        if word not in seen and sounds_alike(token, word, min_length=min_length, scheme=scheme) and within_sound_reach(token, word, scheme=scheme):
             out.append((word, osa(token, word), dictionary.counts(word) or NO_COUNTS))
     return out
 
@@ -127,6 +130,7 @@ def suggest(
     word, not two ("underst" is no "under st")."""
     out: dict[str, list] = {f"{name}_terms": [] for name in SUGGESTER_FIELDS}
     buckets = {}
+    scheme = costs.sound_key if costs is not None else sounds.DEFAULT
     for i, (start, end, word) in enumerate(words(query)):
         if i not in only:
             continue
@@ -139,11 +143,11 @@ def suggest(
             found = nearest(token, counts, dictionary, options=options, costs=costs, limit=limit, enough=enough)
         else:
             found = dictionary.within(token, options.max_edits, options.prefix_length, limit)
-        found = [*found, *by_sound(token, found, dictionary, min_length=sound_min_length)]
+        found = [*found, *by_sound(token, found, dictionary, min_length=sound_min_length, scheme=scheme)]
         # A word that sounds like the typed one ranks as one and a half edits, however far it is
         # ("jurny": journey before turns), as the typo model scores it (search/querying/typo_model.py);
         # the nearer sound-alike first ("recrooting": recruiting before recording).
-        rank = {w: min(d, 1.5) + d / 100 if sounds_alike(token, w) and within_sound_reach(token, w) else d for w, d, _ in found}
+        rank = {w: min(d, 1.5) + d / 100 if sounds_alike(token, w, scheme=scheme) and within_sound_reach(token, w, scheme=scheme) else d for w, d, _ in found}
         if i != unsplit:
             found = [*found, *splits(token, dictionary)]
         for position, name in enumerate(SUGGESTER_FIELDS):

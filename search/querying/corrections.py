@@ -36,6 +36,7 @@ In order, for each word of a query:
 import functools
 from dataclasses import dataclass, replace
 
+from search import sounds
 from search.alternative import Alternative
 from search.querying.typo_model import KEY, SOUND_FAR_MIN_LENGTH, SOUND_MAX_EDITS, keys_of, osa, osa_alignments, sounds_alike
 from search.stopwords import is_stop_word
@@ -104,6 +105,7 @@ def sure(
     two_slips_min_length: int = 7,
     slips_only: bool = False,
     keyboard: str = "qwerty",
+    sound_key: str = sounds.DEFAULT,
 ) -> bool:
     """Whether `candidate` is a sure correction of the word `typed` (module docstring, step 4).
     With `slips_only` (a rare real word: step 5) only a slip or a sound-alike one edit away is
@@ -116,8 +118,9 @@ def sure(
         return False  # a real word's plural or singular: the stemmed fields find it as typed ("turnip")
     # By sound: one edit, or up to SOUND_MAX_EDITS that do not shorten the word ("jurny": journey,
     # "bisnes": business; but "keras" is no "kris").
-    far = 1 < n <= SOUND_MAX_EDITS and not slips_only and len(candidate) >= len(typed) and (n < 3 or len(typed) >= SOUND_FAR_MIN_LENGTH)
-    if (n == 1 or far) and sounds_alike(typed, candidate, min_length=sound_min_length):
+    longer = len(candidate) >= len(typed) or sounds.spells_vowels(sound_key)  # "auteau": auto, in French
+    far = 1 < n <= SOUND_MAX_EDITS and not slips_only and longer and (n < 3 or len(typed) >= SOUND_FAR_MIN_LENGTH)
+    if (n == 1 or far) and sounds_alike(typed, candidate, min_length=sound_min_length, scheme=sound_key):
         return True
     if n == 2 and (candidate.startswith(typed) or typed.startswith(candidate)):
         return False  # two letters more or less at the end: another word ("eleventy", "alpinejs"), not a typo
@@ -290,6 +293,7 @@ class Judge:
             sound_min_length=r.sound_min_length,
             two_slips_min_length=r.two_slips_min_length,
             keyboard=r.typo_costs.keyboard,
+            sound_key=r.typo_costs.sound_key,
             split_min_part=r.split_min_part,
         )
 

@@ -162,9 +162,12 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
         if word.isascii() and word.isalnum():
             if len(word) < min_length or any(ch.isdigit() for ch in word) or word in known:
                 continue
-            if languages.another_form_held(word.lower(), cfg.index.language, held):
-                continue  # "tartes" beside "tarte": an inflection the stemmed fields find as typed
         elif one_joined_token(word) and word in known:
+            continue
+        # "tartes" beside "tarte", "givrées" beside "givre": an inflection the stemmed fields find
+        # as typed. Folded as the dictionary holds words (an accented one was corrected, 2026-12-03).
+        folded = key_word(word)
+        if folded.isalnum() and languages.another_form_held(folded, cfg.index.language, held):
             continue
         out.append(i)
     return out

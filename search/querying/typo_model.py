@@ -6,8 +6,8 @@ Two ways people misspell, each scored here:
   weighted edit distance counts them (`typo_cost`), each kind at its own cost (search/conf.py
   TypoCosts), cheapest for the slips people make most.
 - **Spelling by sound**: "exersize", "jurny", "schedual" are two edits from the word but sound
-  the same. Two words sound alike when their Double Metaphone keys are equal (`sounds_alike`;
-  search/sounds.py). A sound-alike costs at most `TypoCosts.sound_alike`, so
+  the same. Two words sound alike when their sound keys are equal (`sounds_alike`;
+  search/sounds.py: Double Metaphone, or French Phonetic for a French blog). A sound-alike costs at most `TypoCosts.sound_alike`, so
   "jurny" is "journey" before "jury".
 
 `typo_score` turns a cost into a score from 0 to 1, like the term suggester's own.
@@ -120,16 +120,17 @@ def typo_score(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     that sounds like what was typed costs at most costs.sound_alike.
     """
     cost = typo_cost(typed, candidate, costs)
-    if cost > costs.sound_alike and sounds_alike(typed, candidate) and within_sound_reach(typed, candidate):
+    scheme = costs.sound_key
+    if cost > costs.sound_alike and sounds_alike(typed, candidate, scheme=scheme) and within_sound_reach(typed, candidate, scheme=scheme):
         cost = costs.sound_alike
     return round(max(0.0, 1.0 - cost / (len(typed) or 1)), 4)
 
 
 @functools.lru_cache(maxsize=1024)  # the typed words and their nearest candidates come back at every keystroke
-def sound_key(word: str) -> str:
+def sound_key(word: str, scheme: str = sounds.DEFAULT) -> str:
     """The word's sound key ("exersize" and "exercise": AKSRSS; search/sounds.py); empty for other
     scripts. ~2 us a word; the cache is small (~0.2 MB), where 8,192 keys held ~1.7 MB a worker."""
-    return sounds.key(word)
+    return sounds.key(word, scheme)
 
 
 # The fewest consonant sounds that tell a word: shorter keys collide too often ("vuejs" and "views"
@@ -137,15 +138,16 @@ def sound_key(word: str) -> str:
 MIN_KEY = 3
 
 
-def sounds_alike(typed: str, candidate: str, *, min_length: int = 5) -> bool:
+def sounds_alike(typed: str, candidate: str, *, min_length: int = 5, scheme: str = sounds.DEFAULT) -> bool:
     """Whether two different words with the same first letter sound the same, judged from
     `min_length` typed letters: shorter keys collide too often ("nuxt" and "next"), and people
-    rarely misspell a first letter ("kotlin" is no "catlin")."""
+    rarely misspell a first letter ("kotlin" is no "catlin"). A scheme that spells vowels asks for
+    the same first sound instead ("otres": autres; search/sounds.py), which its key begins with."""
     a, b = typed.lower(), candidate.lower()
-    if a == b or len(a) < min_length or a[:1] != b[:1]:
+    if a == b or len(a) < min_length or (a[:1] != b[:1] and not sounds.spells_vowels(scheme)):
         return False
-    key = sound_key(a)
-    return len(key) >= MIN_KEY and key == sound_key(b)
+    key = sound_key(a, scheme)
+    return len(key) >= MIN_KEY and key == sound_key(b, scheme)
 
 
 # A word that sounds like the typed one is the word meant at most this many edits away
@@ -156,14 +158,15 @@ SOUND_MAX_EDITS = 3
 SOUND_FAR_MIN_LENGTH = 6
 
 
-def within_sound_reach(typed: str, candidate: str) -> bool:
+def within_sound_reach(typed: str, candidate: str, *, scheme: str = sounds.DEFAULT) -> bool:
     """Whether a sound-alike is near enough to be scored as one: up to two edits, or
-    SOUND_MAX_EDITS that do not shorten the word, from SOUND_FAR_MIN_LENGTH letters ("porshan":
-    portion). Farther ones are scored as the edits they are: "settled" sounds like "suttlety" but
+    SOUND_MAX_EDITS that do not shorten the word (a scheme that spells vowels may), from
+    SOUND_FAR_MIN_LENGTH letters ("porshan": portion). Farther ones are scored as the edits they are: "settled" sounds like "suttlety" but
     is no correction of it, and must not crowd out "subtlety", one edit away. Which are sure is
     search/querying/corrections.py's to judge."""
     n = osa(typed, candidate)
-    return n <= 2 or (n <= SOUND_MAX_EDITS and len(candidate) >= len(typed) and len(typed) >= SOUND_FAR_MIN_LENGTH)
+    longer = len(candidate) >= len(typed) or sounds.spells_vowels(scheme)
+    return n <= 2 or (n <= SOUND_MAX_EDITS and longer and len(typed) >= SOUND_FAR_MIN_LENGTH)
 
 
 def osa(a: str, b: str) -> int:
