@@ -16,18 +16,11 @@ A key that spells the vowels too may be shorter than the typed word ("auteau": a
 tell the same sounds, not merely the same consonants (`spells_vowels`).
 """
 
-import functools
-
 from doublemetaphone import doublemetaphone
 from phonetic_fr import phonetic
 
 SCHEMES = ("double_metaphone", "phonetic_fr")
 DEFAULT = "double_metaphone"
-
-
-@functools.lru_cache(maxsize=4096)  # ~0.2 ms a French word; the typed words come back at every keystroke
-def _phonetic_fr(word: str) -> str:
-    return phonetic(word)
 
 
 def key(word: str, scheme: str = DEFAULT) -> str:
@@ -36,7 +29,7 @@ def key(word: str, scheme: str = DEFAULT) -> str:
     if not word.isalpha():
         return ""
     if scheme == "phonetic_fr":
-        return _phonetic_fr(word.lower())
+        return phonetic(word.lower())  # ~0.2 ms a word: typo_model.sound_key caches
     return doublemetaphone(word)[0] if word.isascii() else ""
 
 

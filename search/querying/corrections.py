@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 
 from search import sounds
 from search.alternative import Alternative
-from search.querying.typo_model import KEY, SOUND_FAR_MIN_LENGTH, SOUND_MAX_EDITS, keys_of, osa, osa_alignments, sounds_alike
+from search.querying.typo_model import KEY, keys_of, osa, osa_alignments, sounds_alike, within_sound_reach
 from search.stopwords import is_stop_word
 from search.words import key_word, words
 
@@ -116,10 +116,11 @@ def sure(
         return True
     if slips_only and (candidate == typed + "s" or typed == candidate + "s"):
         return False  # a real word's plural or singular: the stemmed fields find it as typed ("turnip")
-    # By sound: one edit, or up to SOUND_MAX_EDITS that do not shorten the word ("jurny": journey,
-    # "bisnes": business; but "keras" is no "kris").
-    longer = len(candidate) >= len(typed) or sounds.spells_vowels(sound_key)  # "auteau": auto, in French
-    far = 1 < n <= SOUND_MAX_EDITS and not slips_only and longer and (n < 3 or len(typed) >= SOUND_FAR_MIN_LENGTH)
+    # By sound: one edit, or more within the sound-alikes' reach that do not shorten the word
+    # ("jurny": journey, "bisnes": business; but "keras" is no "kris"). A scheme that spells vowels
+    # may shorten it ("auteau": auto, in French).
+    longer = len(candidate) >= len(typed) or sounds.spells_vowels(sound_key)
+    far = n > 1 and not slips_only and longer and within_sound_reach(typed, candidate, scheme=sound_key)
     if (n == 1 or far) and sounds_alike(typed, candidate, min_length=sound_min_length, scheme=sound_key):
         return True
     if n == 2 and (candidate.startswith(typed) or typed.startswith(candidate)):
