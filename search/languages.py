@@ -65,6 +65,15 @@ def exact_chain(language: str, *, synonyms: tuple | None = None) -> list[tuple]:
     return [*head, LOWERCASE, FOLDING, *([synonyms] if synonyms else [])]
 
 
+def without_article(word: str, language: str) -> str:
+    """The word with its elided French article off, as the analyzers take it ("c'est": est,
+    "L’avion": avion); any other word as it is."""
+    if language != "fr":
+        return word
+    head, mark, rest = word.replace("’", "'").partition("'")
+    return rest if mark and rest and head.lower() in FRENCH_ARTICLES else word
+
+
 # The inflectional endings of a language that its light stemmer strips, longest first (issue 53,
 # item 2). A German or French word the blog holds in another form ("tartes" beside "tarte",
 # "generierte" beside "generiertem") is no typo: the stemmed fields find it as typed, so it is not

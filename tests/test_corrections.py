@@ -152,6 +152,17 @@ def test_sure_rewrite_judges_only_absent_words():
     assert sure_rewrite("firefix tips", "firefox tips", absent=absent, unfinished=False, **LIMITS)
 
 
+def test_a_real_word_a_few_posts_hold_is_meant_as_typed():
+    """ "session start" in two posts of a French blog was shown as "version start" (issue 53)."""
+    held = lambda word: False  # noqa: E731  # every word is in some post
+    real = lambda word: word in {"session", "bouche", "star"}  # noqa: E731
+    assert not sure_rewrite("session start", "version start", absent=held, unfinished=False, real=real, **LIMITS)
+    assert not sure_rewrite("quel est le bouche", "quel est le touche", absent=held, unfinished=True, real=real, **LIMITS)
+    assert sure_rewrite("star", "start", absent=held, unfinished=True, real=real, **LIMITS)  # still completed as typed
+    assert sure_rewrite("sesion start", "session start", absent=lambda w: w == "sesion", unfinished=False, real=real, **LIMITS)
+    assert sure_rewrite("cobol tips", "cool tips", absent=held, unfinished=False, real=real, **LIMITS)  # no real word
+
+
 @pytest.mark.parametrize(
     ("typed", "corrected", "ok"),
     [

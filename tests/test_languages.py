@@ -337,3 +337,16 @@ def test_an_accented_inflection_is_no_unknown_word():
     known = {"givre", "accessibilite"}
     assert plan.unknown_words("givrées accessibilités givrées", known, cfg) == []
     assert plan.unknown_words("givrées crêpes", known, cfg) == [1]
+
+
+def test_a_french_article_is_taken_off_before_a_word_is_judged():
+    """ "c'est quoi vers" offered "Did you mean cet quoi vers": the analyzers take "c'" off, and
+    the blog holds "est"."""
+    from search.languages import without_article
+    from search.querying import plan
+
+    assert [without_article(w, "fr") for w in ("c'est", "L’avion", "aujourd'hui", "qu'il")] == ["est", "avion", "aujourd'hui", "il"]
+    assert without_article("don't", "en") == "don't"
+    cfg = conf.build({"LANGUAGE": "fr"})
+    assert plan.unknown_words("c'est quoi l'avion qu'il", {"est", "quoi", "avion"}, cfg) == []  # "il": a stop word
+    assert plan.unknown_words("l'avoin", {"avion"}, cfg) == [0]  # a typo behind the article is still corrected

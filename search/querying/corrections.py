@@ -174,9 +174,10 @@ def _sure_start(typed: str, corrected: str, **limits) -> bool:
 
 
 def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=None, real=None, rare=None, completion_min_docs: int = 0, **limits) -> bool:
-    """Whether every word a correction changes is a sure one. Only words the index lacks
-    (`absent(word)`) are judged, an unfinished last word by its start (`_sure_start`); words that
-    do not pair up are left to the typo model as before. A corrected start completed into a word
+    """Whether every word a correction changes is a sure one. Words the index lacks (`absent(word)`)
+    are judged, an unfinished last word by its start (`_sure_start`); a word a few documents hold
+    may be changed unless it is a real word (below); words that do not pair up are left to the typo
+    model as before. A corrected start completed into a word
     of fewer than `completion_min_docs` documents (`held(word)`) is no sure guess of what the reader
     is typing ("godot": godof, a one-post "godofgrunts"). A real word (`real(word)`, folded as the
     analyzers fold it: search/realwords.py) is neither corrected nor completed: "unity" is not a
@@ -189,13 +190,17 @@ def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=N
     last = len(pairs) - 1
 
     def ok(i: int, x: str, y: str) -> bool:
-        if x.lower() == y.lower() or not absent(x):
+        if x.lower() == y.lower():
             return True
+        lacked = absent(x)
         x, y = key_word(x), key_word(y)  # as the analyzers fold them: "extensón" is "extenson"
-        # A word English uses, which this blog does not. Alone, or long: a typo that spells another
-        # real word is likelier the shorter the word, and the other words of a query (the phrase
-        # the correction makes) are the evidence for it ("tae more": take more, "naps history").
-        if real is not None and (len(pairs) == 1 or len(x) >= REAL_WORD_IN_CONTEXT) and real(x):
+        # A word the language uses. Alone, or long: a typo that spells another real word is likelier
+        # the shorter the word, and the other words of a query (the phrase the correction makes)
+        # are the evidence for it ("tae more": take more, "naps history").
+        real_here = real is not None and (len(pairs) == 1 or len(x) >= REAL_WORD_IN_CONTEXT) and real(x)
+        if not lacked:  # a word a few posts hold: meant as typed when real ("session", not "version")
+            return not real_here or (unfinished and i == last and y.startswith(x))  # "star": start
+        if real_here:  # which this blog lacks: offered, never put in the reader's place
             return False
         shape = {**limits, "slips_only": rare is not None and rare(x)}
         if _sure_pair(x, y, **shape):  # a sure correction of the word as typed

@@ -30,7 +30,7 @@ from search.querying.suggestions import (
     known_words_aggregation,
     suggest_block,
 )
-from search.stopwords import is_stop_word
+from search.stopwords import is_stop_word, is_stop_word_of
 from search.words import key_word, one_joined_token, words
 
 
@@ -148,7 +148,8 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
     (A dot or a colon splits words here as in the analyzers: "node.js" is two words.)
     Any other word (hyphens, accents, scripts) is left to Elasticsearch's own analysis. A symbol
     word ("c#": search/symbols.py) is never corrected: it is typed on purpose, and its token is
-    no word a reader would recognise as a correction."""
+    no word a reader would recognise as a correction. Nor a French word whose elided article
+    leaves a word `known` holds or a stop word ("c'est"): the analyzers take the article off."""
     min_length = cfg.ranking.suggester.min_word_length
     held = _held(known)  # by any document: the stemmed fields then find another form of it as typed
     out = []
@@ -158,6 +159,9 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
         if end - start > cfg.ranking.max_suggest_word_length:
             continue
         if symbols.is_symbol_word(word, cfg.index.symbol_words):  # "c#": typed on purpose, never corrected
+            continue
+        bare = languages.without_article(word, cfg.index.language)  # "c'est": est, which the blog holds
+        if bare != word and bare.isalnum() and (bare.lower() in known or is_stop_word_of(bare, cfg.index.language)):
             continue
         if word.isascii() and word.isalnum():
             if len(word) < min_length or any(ch.isdigit() for ch in word) or word in known:
