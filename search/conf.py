@@ -66,6 +66,7 @@ class TypoCosts:
     stray: float = _doc("A letter added that neither doubles a neighbour nor sits next to one's key (a stray key).", 1.0)
     doubled: float = _doc("A doubled letter added or dropped (cheaper than any other).", 0.6)
     transpose: float = _doc("Two neighbouring letters swapped.", 0.7)
+    exchange: float = _doc('Two letters exchanged that are not neighbours ("vefiry": verify, "espace": escape).', 0.8)
     first_letter: float = _doc("Extra for an edit at the start of the word (tuned with bench/relevance.py).", 0.1)
     sound_alike: float = _doc(
         'A word that sounds like the typed one ("jurny": journey), however many letters differ, costs at most this (search/querying/typo_model.py).', 0.9
@@ -268,6 +269,9 @@ class RankingSettings:
     two_typos_min_length: int = _doc("... and by two edits only from this length; a correction that is not sure is offered as 'Did you mean'.", 8)
     sound_min_length: int = _doc("... and by a word that sounds the same (typo_costs.sound_key) only from this length.", 5)
     two_slips_min_length: int = _doc("... and by two slips (neighbouring keys, swaps, letters dropped or doubled) only from this length.", 7)
+    exchange_min_length: int = _doc(
+        "... and by two letters exchanged that are not neighbours (typo_costs.exchange: 'vefiry', verify) only from this length.", 5
+    )
     split_min_part: int = _doc("... and split in two words only when each has this many letters.", 3)
     real_word_min_zipf: float = _doc(
         "A word the index lacks that the blog's language uses this often (wordfreq's Zipf scale, 3 to 8; search/realwords.py) is a real word: "

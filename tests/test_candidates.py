@@ -102,7 +102,7 @@ def test_asking_one_edit_first_keeps_the_same_best_options(dictionary, query):
 
     ranking = RankingSettings()
     assert not candidates.one_edit_always_wins(ranking.typo_costs)
-    costs = replace(ranking.typo_costs, sound_alike=2.0)
+    costs = replace(ranking.typo_costs, sound_alike=2.0, exchange=2.0)
     assert candidates.one_edit_always_wins(costs)
     only = list(range(len(query.split())))
     every, _ = candidates.suggest(query, only, dictionary, options=ranking.suggester, limit=200)

@@ -21,7 +21,7 @@ from search import sounds
 from search.conf import SuggesterOptions, TypoCosts
 from search.documents import SUGGESTER_FIELDS
 from search.querying.suggestions import KNOWN_WORDS
-from search.querying.typo_model import osa, sound_key, sounds_alike, within_sound_reach
+from search.querying.typo_model import exchanged, osa, sound_key, sounds_alike, within_sound_reach
 from search.stopwords import is_stop_word
 from search.vocabulary import NO_COUNTS, documents_holding
 from search.words import one_joined_token, words
@@ -55,7 +55,7 @@ def one_edit_always_wins(costs: TypoCosts) -> bool:
     """Whether any one edit costs less than any two (then a word one edit away always outscores
     one two edits away). Not while a sound-alike two edits away may cost less (typo_model)."""
     each = (costs.substitute, costs.adjacent_key, costs.vowel, costs.insert_delete, costs.doubled, costs.transpose)
-    return max(each) + costs.first_letter < min(2 * min(each), costs.sound_alike)
+    return max(each) + costs.first_letter < min(2 * min(each), costs.sound_alike, costs.exchange)
 
 
 def nearest(token: str, counts: tuple, dictionary, *, options: SuggesterOptions, costs: TypoCosts, limit: int, enough: int) -> list[tuple[str, int, tuple]]:
@@ -111,6 +111,12 @@ def by_sound(token: str, found: list, dictionary, *, min_length: int, scheme: st
     return out
 
 
+def _cheap_far(token: str, word: str, scheme: str) -> bool:
+    """Whether the typo model prices `word` below its edits: a sound-alike within reach, or two
+    letters exchanged (search/querying/typo_model.py)."""
+    return exchanged(token, word) is not None or (sounds_alike(token, word, scheme=scheme) and within_sound_reach(token, word, scheme=scheme))
+
+
 def suggest(
     query: str,
     only: list[int],
@@ -146,8 +152,9 @@ def suggest(
         found = [*found, *by_sound(token, found, dictionary, min_length=sound_min_length, scheme=scheme)]
         # A word that sounds like the typed one ranks as one and a half edits, however far it is
         # ("jurny": journey before turns), as the typo model scores it (search/querying/typo_model.py);
-        # the nearer sound-alike first ("recrooting": recruiting before recording).
-        rank = {w: min(d, 1.5) + d / 100 if sounds_alike(token, w, scheme=scheme) and within_sound_reach(token, w, scheme=scheme) else d for w, d, _ in found}
+        # the nearer sound-alike first ("recrooting": recruiting before recording). So do two
+        # letters exchanged ("updrages": upgrades before the commoner updates).
+        rank = {w: min(d, 1.5) + d / 100 if _cheap_far(token, w, scheme) else d for w, d, _ in found}
         if i != unsplit:
             found = [*found, *splits(token, dictionary)]
         for position, name in enumerate(SUGGESTER_FIELDS):

@@ -17,6 +17,8 @@ In order, for each word of a query:
      image), never at the first letter ("xamarin" is no "tamarin");
    - two edits from `two_typos_min_length` letters, or when both double or undouble a letter
      ("ocassion", "tommorow"), or two slips from `two_slips_min_length` ("minumun": minimum);
+   - two letters exchanged that are not neighbours, from `exchange_min_length` letters, the first
+     letter kept ("vefiry": verify, "espace": escape);
    - a word split in two when each half has `split_min_part` letters ("hotwire": hot wire).
 5. **Real words stay.** A word English uses often (wordfreq's Zipf `real_word_min_zipf`:
    "unity", "orchestra") is never corrected; a rarer real word (from `rare_word_min_zipf`:
@@ -38,7 +40,7 @@ from dataclasses import dataclass, replace
 
 from search import sounds
 from search.alternative import Alternative
-from search.querying.typo_model import KEY, keys_of, osa, osa_alignments, sounds_alike, within_sound_reach
+from search.querying.typo_model import KEY, exchanged, keys_of, osa, osa_alignments, sounds_alike, within_sound_reach
 from search.stopwords import is_stop_word
 from search.words import key_word, words
 
@@ -103,6 +105,7 @@ def sure(
     two_min_length: int,
     sound_min_length: int = 5,
     two_slips_min_length: int = 7,
+    exchange_min_length: int = 5,
     slips_only: bool = False,
     keyboard: str = "qwerty",
     sound_key: str = sounds.DEFAULT,
@@ -127,6 +130,8 @@ def sure(
         return False  # two letters more or less at the end: another word ("eleventy", "alpinejs"), not a typo
     if n == 2 and not slips_only and len(typed) >= two_slips_min_length and two_slips(typed, candidate, keyboard):
         return True  # two slips ("hnalder": handler, "opemess": openness)
+    if n == 2 and not slips_only and len(typed) >= exchange_min_length and (exchanged(typed, candidate) or 0) > 0:
+        return True  # two letters exchanged, the first kept ("vefiry": verify)
     if n > 1:
         # Two edits from `two_min_length` letters, or at any length when both double or undouble a
         # letter, the misspelling people make most ("ocassion", "tommorow"): a slip, for a rare
@@ -298,6 +303,7 @@ class Judge:
             two_min_length=r.two_typos_min_length,
             sound_min_length=r.sound_min_length,
             two_slips_min_length=r.two_slips_min_length,
+            exchange_min_length=r.exchange_min_length,
             keyboard=r.typo_costs.keyboard,
             sound_key=r.typo_costs.sound_key,
             split_min_part=r.split_min_part,

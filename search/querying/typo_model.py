@@ -5,6 +5,9 @@ Two ways people misspell, each scored here:
 - **Slips**: a key next to the right one, two letters swapped, a letter dropped or doubled. A
   weighted edit distance counts them (`typo_cost`), each kind at its own cost (search/conf.py
   TypoCosts), cheapest for the slips people make most.
+- **Letters exchanged**: two letters that are not neighbours trade places ("vefiry": verify,
+  "espace": escape, "updrages": upgrades). Two edits by the count, one slip of the mind: it costs
+  `TypoCosts.exchange` (`exchanged`).
 - **Spelling by sound**: "exersize", "jurny", "schedual" are two edits from the word but sound
   the same. Two words sound alike when their sound keys are equal (`sounds_alike`;
   search/sounds.py: Double Metaphone, or French Phonetic for a French blog). A sound-alike costs at most `TypoCosts.sound_alike`, so
@@ -61,17 +64,25 @@ def _indels(s: str, doubled: float, insert_delete: float, stray: float | None = 
 
 
 def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
-    """Weighted optimal-string-alignment distance between what was typed and a candidate word.
+    """Weighted optimal-string-alignment distance between what was typed and a candidate word
+    (`_aligned`), or costs.exchange when two letters that are not neighbours trade places.
 
     An edit at the start of the typed word (substituting or dropping its first letter, adding one
     before it, swapping its first two) costs costs.first_letter more.
+    """
+    a, b = typed.lower(), candidate.lower()
+    cost, at = _aligned(a, b, costs), exchanged(a, b)
+    return cost if at is None else round(min(cost, costs.exchange + (costs.first_letter if at == 0 else 0.0)), 4)
+
+
+def _aligned(a: str, b: str, costs: TypoCosts) -> float:
+    """The weighted optimal-string-alignment distance of two lowercased words (typo_cost).
 
     Written for speed (it runs for every option of every misspelled word, on the request path): the
     per-position costs are computed once and the cell loop makes no calls, 36 instead of 60 us a
     word pair; the arithmetic is the same, term by term, so the result is too (tests/test_properties.py
     checks it against the plain version).
     """
-    a, b = typed.lower(), candidate.lower()
     n, m = len(a), len(b)
     first = costs.first_letter
     doubled, insert_delete, transpose = costs.doubled, costs.insert_delete, costs.transpose
@@ -109,6 +120,18 @@ def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
             row[j] = best
         prev2, prev = prev, row
     return round(prev[m], 4)
+
+
+def exchanged(typed: str, candidate: str) -> int | None:
+    """Where the first of two letters is when `candidate` is `typed` with two letters exchanged that
+    are not neighbours ("vefiry", "verify": 2), else None. Neighbours swapped are a transposition."""
+    if len(typed) != len(candidate) or typed == candidate:
+        return None
+    at = [i for i, (x, y) in enumerate(zip(typed, candidate, strict=True)) if x != y]
+    if len(at) != 2 or at[1] - at[0] < 2:
+        return None
+    i, j = at
+    return i if typed[i] == candidate[j] and typed[j] == candidate[i] else None
 
 
 @functools.lru_cache(maxsize=4096)  # pure; the words of a query being typed come back at every keystroke (~1 MB full)
