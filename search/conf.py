@@ -273,6 +273,13 @@ class RankingSettings:
         "... and by two letters exchanged that are not neighbours (typo_costs.exchange: 'vefiry', verify) only from this length.", 5
     )
     split_min_part: int = _doc("... and split in two words only when each has this many letters.", 3)
+    far_guess_min_length: int = _doc(
+        "When nothing else finds a post, a word the index lacks of this many letters is guessed three or more edits away "
+        "('maitainance': maintenance; search/querying/corrections.py, step 8); 0 turns it off.",
+        8,
+        min=0,
+    )
+    far_guess_min_score: float = _doc("... when the typo model scores the guess at least this (0 to 1).", 0.7)
     real_word_min_zipf: float = _doc(
         "A word the index lacks that the blog's language uses this often (wordfreq's Zipf scale, 3 to 8; search/realwords.py) is a real word: "
         "offered as 'Did you mean', never corrected in the reader's place. 0 turns it off.",

@@ -4,7 +4,10 @@ corrected (issue 48), a real word the blog lacks is not rewritten into another (
 import pytest
 from django.urls import reverse
 
-from search.querying.corrections import edits, sure, sure_rewrite, two_slips
+from search import vocabulary
+from search.alternative import Alternative
+from search.querying import candidates
+from search.querying.corrections import Judge, edits, sure, sure_rewrite, two_slips
 from tests.factories import make_post
 
 LIMITS = {"weak_min_length": 6, "two_min_length": 8, "split_min_part": 3}
@@ -450,3 +453,72 @@ def test_a_real_word_is_offered_a_correction_only_when_it_finds_more_than_almost
     assert client.get(reverse("search:api"), {"q": "lettuce "}).json()["did_you_mean"] == ""
     settings.SEARCH = {**settings.SEARCH, "DID_YOU_MEAN_MIN_DOCS": 1}
     assert client.get(reverse("search:api"), {"q": "lettuce "}).json()["did_you_mean"] == "lattice"
+
+
+def _far_judge(absent=("maitainance", "behavoueir", "kotlinx", "zzzzzzzz"), real=()):
+    from search.conf import RankingSettings
+
+    return Judge(absent=lambda w: w.lower() in absent, held=None, real=lambda w: w in real, rare=lambda w: False, ranking=RankingSettings())
+
+
+def test_a_far_guess_replaces_each_word_the_blog_lacks_by_its_best_guess():
+    from search.querying.corrections import far_guess
+
+    guesses = {"maitainance": [(0.76, "maintenance"), (0.7, "maintainer")], "behavoueir": [(0.72, "behaviour")]}.get
+    typed = Alternative(1.1, "server maitainance behavoueir", typed=True)
+    assert far_guess([typed], lambda w: guesses(w, []), _far_judge()) == [typed, Alternative(0.72, "server maintenance behaviour")]
+
+
+@pytest.mark.parametrize(
+    ("query", "guess", "why"),
+    [
+        ("kotlinx", (0.9, "kotlin"), "seven letters: too short to guess far"),
+        ("maitainance", (0.69, "maintenance"), "guessed too badly"),
+        ("maitainance behavoueir", None, "one word the blog lacks has no guess"),
+        ("server", (0.9, "servers"), "no word the blog lacks"),
+    ],
+)
+def test_no_far_guess_where_it_would_be_a_wild_one(query, guess, why):
+    from search.querying.corrections import far_guess
+
+    guesses = lambda w: [guess] if guess and w == query.split()[0] else []  # noqa: E731
+    assert far_guess([Alternative(1.1, query, typed=True)], guesses, _far_judge()) == [], why
+
+
+def test_a_real_word_the_blog_lacks_is_never_guessed_far():
+    from search.querying.corrections import far_guess
+
+    judge = _far_judge(absent=("orchestration",), real=("orchestration",))
+    assert far_guess([Alternative(1.1, "orchestration", typed=True)], lambda w: [(0.9, "orchestra")], judge) == []
+
+
+def test_far_guesses_start_like_the_word_three_edits_away_or_more_in_known_words():
+    from search.conf import TypoCosts
+
+    words = {"maintenance": (3, 40, 2), "maintenances": (1, 1, 0), "maintainance": (0, 9, 0), "maintain": (2, 9, 0), "waitance": (4, 4, 4)}
+    guesses = candidates.far_guesses("maitainance", vocabulary.from_words(words), costs=TypoCosts(), min_docs=3)
+    # "maintainance" is one edit away (judged already), "maintenances" held by two documents,
+    # "waitance" starts with another letter, "maintain" is shorter by three letters, and scores less.
+    assert [w for _, w in guesses] == ["maintenance", "maintain"]
+    assert guesses[0][0] >= 0.7 > guesses[1][0]
+    # A name the blog lacks that only adds letters to one it holds is another name.
+    known = vocabulary.from_words({"svelte": (9, 9, 9)})
+    assert candidates.far_guesses("sveltekit", known, costs=TypoCosts(), min_docs=3) == []
+
+
+@pytest.mark.django_db
+def test_a_far_guess_is_shown_when_nothing_nearer_finds_a_post(client, build_index, settings):
+    """ "maitainance" is three edits from "maintenance", past the dictionary's reach: on c491870 an
+    empty page with nothing offered. Its far guess finds the posts, and the page says so; with the
+    rule off, the page is empty again."""
+    make_post("Planned maintenance", "The maintenance window is on Sunday.")
+    make_post("Database maintenance", "Vacuum is maintenance.")
+    make_post("Cheap maintenance", "Less maintenance, more writing.")
+    build_index()
+    settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0}
+    data = client.get(reverse("search:api"), {"q": "maitainance"}).json()
+    assert (data["showing_for"], data["fell_back"], data["did_you_mean"], data["total"]) == ("maintenance", True, "", 3)
+    html = client.get(reverse("search:results"), {"q": "maitainance "}).content.decode()
+    assert 'Showing results for <strong>maintenance</strong><span class="typed-note"> (nothing was found for maitainance)</span>' in html
+    settings.SEARCH = {**settings.SEARCH, "FAR_GUESS_MIN_LENGTH": 0}
+    assert client.get(reverse("search:api"), {"q": "maitainance"}).json()["total"] == 0

@@ -21,7 +21,7 @@ from search import sounds
 from search.conf import SuggesterOptions, TypoCosts
 from search.documents import SUGGESTER_FIELDS
 from search.querying.suggestions import KNOWN_WORDS
-from search.querying.typo_model import exchanged, osa, sound_key, sounds_alike, within_sound_reach
+from search.querying.typo_model import exchanged, osa, sound_key, sounds_alike, typo_score, within_sound_reach
 from search.stopwords import is_stop_word
 from search.vocabulary import NO_COUNTS, documents_holding
 from search.words import one_joined_token, words
@@ -167,6 +167,36 @@ def suggest(
             proposed = [{"text": w, "freq": -minus, **({"split": True} if " " in w else {})} for _, minus, w in ranked[: options.size]]
             out[f"{name}_terms"].append({"text": token, "offset": start, "length": end - start, "options": proposed})
     return out, {KNOWN_WORDS: {"words": {"buckets": buckets}}}
+
+
+# Far guesses (corrections.py, step 8) start within one edit of the typed word's first letters.
+FAR_PREFIX = 4
+FAR_LIMIT = 300
+FAR_LENGTH_DIFFERENCE = 3
+
+
+def _extends(a: str, b: str) -> bool:
+    """Whether one word is the other with letters added at the end: another word, not a typo
+    ("sveltekit" is no "svelte")."""
+    return a.startswith(b) or b.startswith(a)
+
+
+def far_guesses(token: str, dictionary, *, costs: TypoCosts, min_docs: int, floor: float = 0.0) -> list[tuple[float, str]]:
+    """(typo score, word) for words three or more edits from `token` that may still be meant (the
+    nearer ones were judged already): they start within one edit of its first FAR_PREFIX letters,
+    keep its first letter, differ in length by FAR_LENGTH_DIFFERENCE at most, do not merely add
+    letters at its end or cut them off (`_extends`), and are held by `min_docs` documents
+    ("maitainance": maintenance), scored `floor` or more. Best first, then the commoner. For an
+    empty page only: one prefix walk and a few hundred typo costs (bench/far_guess_cost.py)."""
+    out = []
+    for word, _, counts in dictionary.prefix_within(token[:FAR_PREFIX], 1, FAR_LIMIT):
+        held = documents_holding(counts)
+        if held < min_docs or word[:1] != token[:1] or abs(len(word) - len(token)) > FAR_LENGTH_DIFFERENCE or _extends(token, word):
+            continue
+        score = typo_score(token, word, costs)
+        if score >= floor and osa(token, word) >= 3:
+            out.append((score, held, word))
+    return [(score, word) for score, _, word in sorted(out, key=lambda t: (-t[0], -t[1], t[2]))]
 
 
 def corrected_prefix(typed: str, word: str, distance: int) -> str:

@@ -33,6 +33,11 @@ In order, for each word of a query:
    correction that is `hinted` is searched beside them, weighed least: it changes no real word,
    keeps the first letter, and is one edit away, or two from `HINT_FAR_MIN_LENGTH` letters. The
    posts holding the blog engine come first ("Showing results for blog engine"); the others follow.
+8. **A far guess on an empty page.** When still nothing is found, each word the index lacks of
+   `far_guess_min_length` letters or more, no real word, is guessed three or more edits away: the
+   word of the blog the typo model scores best, at least `far_guess_min_score`, among those
+   starting like it (candidates.far_guesses: "maitainance": maintenance, "behavoueir":
+   behaviour). Shown as step 6's are.
 """
 
 import functools
@@ -359,6 +364,27 @@ def fallback(alts: list[Alternative], dropped: list[Alternative], judge: Judge) 
     best likely correction; empty when none is likely."""
     best = next((alt for alt in dropped if judge.likely(alts[0].text, alt.text)), None)
     return [alts[0], best] if best is not None else []
+
+
+def far_guess(alts: list[Alternative], guesses, judge: Judge) -> list[Alternative]:
+    """What was typed (`alts[0]`) and its far guess (step 8), or empty: every word the blog lacks
+    is replaced by its best guess (`guesses(word)`: [(score, word)], best first), and each must be
+    long enough, no real word, and guessed well enough. Scored as its worst word."""
+    typed = alts[0].text
+    r, spans = judge.ranking, words(typed)
+    lacked = [(start, end, word) for start, end, word in spans if judge.absent(word)]
+    if not r.far_guess_min_length or not lacked:
+        return []
+    text, scores = typed, []
+    for start, end, word in reversed(lacked):
+        x = key_word(word)
+        if len(x) < r.far_guess_min_length or judge.real(x) or judge.rare(x):
+            return []
+        best = next(iter(guesses(x)), None)
+        if best is None or best[0] < r.far_guess_min_score:
+            return []
+        text, scores = text[:start] + best[1] + text[end:], [*scores, best[0]]
+    return [alts[0], Alternative(min(scores), text)]
 
 
 def hint(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -> Alternative | None:

@@ -12,6 +12,7 @@ scripts), or every unknown word while no dictionary is stored yet, is asked abou
 suggest request first (the original made up to six), unless the word cache remembers it.
 """
 
+import functools
 import logging
 import time
 import unicodedata
@@ -26,7 +27,7 @@ from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import BUSY, MISSING, NODE_FAILURES, failure_kind, get_client
 from search.documents import Kind
-from search.querying import corrections, expand, facets, groups, plan, reader, resultcache, starters, syntax, wordcache
+from search.querying import candidates, corrections, expand, facets, groups, plan, reader, resultcache, starters, syntax, wordcache
 from search.querying.executor import Executor
 from search.querying.facets import Facets, Filters
 from search.querying.normalize import normalize_query
@@ -416,18 +417,35 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
         if result.showing_for:  # the page says what it shows: no "Did you mean" beside it
             result.did_you_mean = ""
-        likely = corrections.fallback(alternatives, dropped, judge) if result.total == 0 and not result.filters else []
-        if likely:  # nothing as typed, a likely correction: search it (corrections.py, step 6)
-            searched = result.alternatives
-            _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets, alternatives=likely)
-            result.fell_back = bool(result.hits)
-            if result.fell_back:
-                result.did_you_mean = ""
-            else:  # the page says what was searched first
-                result.alternatives, result.boosts = searched, boosts(searched, tiers=cfg.ranking.tiers)
+        if result.total == 0 and not result.filters:
+            _fall_back(result, executor, gen, cfg, dictionary, query, (alternatives, dropped, judge), detail=detail, snippets=snippets)
         return
     result.alternatives = plan.typed(query, cfg) + held  # nothing can be corrected
     _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
+
+
+def _fall_back(result: SearchResult, executor: Executor, gen, cfg, dictionary, query: str, judged, *, detail: bool, snippets: bool) -> None:
+    """Nothing found: search a likely correction (corrections.py, step 6), then a far guess (step 8),
+    until one finds posts. `judged`: the alternatives, those not searched, and the judge. When
+    neither finds a post, the page says what was searched first."""
+    alternatives, dropped, judge = judged
+    searched, ranking = result.alternatives, cfg.ranking
+    tries = [lambda: corrections.fallback(alternatives, dropped, judge)]
+    if dictionary is not None:
+        far = {"costs": ranking.typo_costs, "min_docs": ranking.known_word_min_docs, "floor": ranking.far_guess_min_score}
+        guesses = functools.partial(candidates.far_guesses, dictionary=dictionary, **far)
+        tries.append(lambda: corrections.far_guess(alternatives, guesses, judge))
+    tried = False
+    for attempt in tries:
+        fallback = attempt()
+        if fallback:
+            tried = True
+            _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets, alternatives=fallback)
+            if result.hits:
+                result.fell_back, result.did_you_mean = True, ""
+                return
+    if tried:
+        result.alternatives, result.boosts = searched, boosts(searched, tiers=ranking.tiers)
 
 
 def _judge(dictionary, cfg) -> corrections.Judge:
