@@ -162,8 +162,8 @@ def plain_typo_cost(typed: str, candidate: str, costs: dict) -> float:
                 best = min(best, d[i - 2][j - 2] + costs["transpose"] + (first if i == 2 else 0.0))
             d[i][j] = best
     differ = [i for i in range(n) if n == m and a[i] != b[i]]
-    if len(differ) == 2 and differ[1] - differ[0] >= 2 and a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]]:
-        return round(min(d[n][m], costs["exchange"] + (first if differ[0] == 0 else 0.0)), 4)  # two letters exchanged
+    if len(differ) == 2 and 0 < differ[0] < differ[1] - 1 and a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]]:
+        return round(min(d[n][m], costs["exchange"]), 4)  # two letters exchanged, the first kept
     return round(d[n][m], 4)
 
 

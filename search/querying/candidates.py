@@ -114,7 +114,7 @@ def by_sound(token: str, found: list, dictionary, *, min_length: int, scheme: st
 def _cheap_far(token: str, word: str, scheme: str) -> bool:
     """Whether the typo model prices `word` below its edits: a sound-alike within reach, or two
     letters exchanged (search/querying/typo_model.py)."""
-    return exchanged(token, word) is not None or (sounds_alike(token, word, scheme=scheme) and within_sound_reach(token, word, scheme=scheme))
+    return exchanged(token, word) or (sounds_alike(token, word, scheme=scheme) and within_sound_reach(token, word, scheme=scheme))
 
 
 def suggest(

@@ -135,7 +135,7 @@ def sure(
         return False  # two letters more or less at the end: another word ("eleventy", "alpinejs"), not a typo
     if n == 2 and not slips_only and len(typed) >= two_slips_min_length and two_slips(typed, candidate, keyboard):
         return True  # two slips ("hnalder": handler, "opemess": openness)
-    if n == 2 and not slips_only and len(typed) >= exchange_min_length and (exchanged(typed, candidate) or 0) > 0:
+    if n == 2 and not slips_only and len(typed) >= exchange_min_length and exchanged(typed, candidate):
         return True  # two letters exchanged, the first kept ("vefiry": verify)
     if n > 1:
         # Two edits from `two_min_length` letters, or at any length when both double or undouble a

@@ -65,14 +65,15 @@ def _indels(s: str, doubled: float, insert_delete: float, stray: float | None = 
 
 def typo_cost(typed: str, candidate: str, costs: TypoCosts = COSTS) -> float:
     """Weighted optimal-string-alignment distance between what was typed and a candidate word
-    (`_aligned`), or costs.exchange when two letters that are not neighbours trade places.
+    (`_aligned`), or costs.exchange when two letters that are not neighbours trade places, the
+    first kept (`exchanged`: "train" is no cheap "artin").
 
     An edit at the start of the typed word (substituting or dropping its first letter, adding one
     before it, swapping its first two) costs costs.first_letter more.
     """
     a, b = typed.lower(), candidate.lower()
-    cost, at = _aligned(a, b, costs), exchanged(a, b)
-    return cost if at is None else round(min(cost, costs.exchange + (costs.first_letter if at == 0 else 0.0)), 4)
+    cost = _aligned(a, b, costs)
+    return round(min(cost, costs.exchange), 4) if exchanged(a, b) else cost
 
 
 def _aligned(a: str, b: str, costs: TypoCosts) -> float:
@@ -122,16 +123,15 @@ def _aligned(a: str, b: str, costs: TypoCosts) -> float:
     return round(prev[m], 4)
 
 
-def exchanged(typed: str, candidate: str) -> int | None:
-    """Where the first of two letters is when `candidate` is `typed` with two letters exchanged that
-    are not neighbours ("vefiry", "verify": 2), else None. Neighbours swapped are a transposition."""
-    if len(typed) != len(candidate) or typed == candidate:
-        return None
+def exchanged(typed: str, candidate: str) -> bool:
+    """Whether `candidate` is `typed` with two letters exchanged that are not neighbours, the first
+    letter kept ("vefiry", "verify"). Neighbours swapped are a transposition; a first letter
+    exchanged makes another word as often as a typo ("sauce", "cause"), and people rarely get the
+    first letter wrong."""
+    if len(typed) != len(candidate) or typed[:1] != candidate[:1]:
+        return False
     at = [i for i, (x, y) in enumerate(zip(typed, candidate, strict=True)) if x != y]
-    if len(at) != 2 or at[1] - at[0] < 2:
-        return None
-    i, j = at
-    return i if typed[i] == candidate[j] and typed[j] == candidate[i] else None
+    return len(at) == 2 and at[1] - at[0] >= 2 and typed[at[0]] == candidate[at[1]] and typed[at[1]] == candidate[at[0]]
 
 
 @functools.lru_cache(maxsize=4096)  # pure; the words of a query being typed come back at every keystroke (~1 MB full)
