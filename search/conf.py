@@ -68,6 +68,7 @@ class TypoCosts:
     transpose: float = _doc("Two neighbouring letters swapped.", 0.7)
     exchange: float = _doc('Two letters exchanged that are not neighbours ("vefiry": verify, "espace": escape).', 0.8)
     first_letter: float = _doc("Extra for an edit at the start of the word (tuned with bench/relevance.py).", 0.1)
+    completed: float = _doc('Extra for completing a corrected start into a longer word: the word typed may be whole ("goldn" is golden before goodness).', 0.2)
     sound_alike: float = _doc(
         'A word that sounds like the typed one ("jurny": journey), however many letters differ, costs at most this (search/querying/typo_model.py).', 0.9
     )

@@ -578,3 +578,23 @@ def test_holdings_count_what_was_typed_and_an_unfinished_word_as_its_completion(
     # A held form counts like what was typed; words are keyed as the exact analyzer keeps them.
     form = Alternative(1.1, "Café nodes", form_of="cafe node")
     assert holdings([form], held) == {"cafe": 7, "nodes": 3}
+
+
+def test_a_whole_word_as_near_outranks_a_corrected_start_completed():
+    """ "goldn": golden (one letter dropped) before goodness, the completion of the start "goodn"
+    (one key off): a corrected start is two guesses, a typo and an unfinished word, and costs
+    TypoCosts.completed more (issue 48; on 5338cd5 the page showed goodness)."""
+    from dataclasses import replace
+
+    from search.querying.suggestions import _spans
+    from search.querying.typo_model import COSTS
+
+    suggest = {
+        "title_terms": [
+            {"text": "goldn", "offset": 0, "length": 5, "options": [{"text": "golden", "freq": 3}]},
+            {"text": "goldn", "offset": 0, "length": 5, "options": [{"text": "goodness", "prefix": "goodn", "freq": 9}]},
+        ]
+    }
+    assert [t for _, t in _spans(suggest, floor=0.6, per_token=3)[(0, 5)]] == ["golden", "goodness"]
+    free = replace(COSTS, completed=0.0)
+    assert [t for _, t in _spans(suggest, floor=0.6, per_token=3, costs=free)[(0, 5)]] == ["goodness", "golden"]

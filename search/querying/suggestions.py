@@ -117,8 +117,9 @@ def _spans(
                     continue
                 if text not in best:  # the same option from another field: scored once
                     best[text] = [typo_score(token, text, costs), 0.0]
-                if "prefix" in option:  # a completion of a corrected prefix: scored on that prefix (candidates.py)
-                    best[text][0] = max(best[text][0], typo_score(token, str(option["prefix"]), costs))
+                if "prefix" in option:  # a completion of a corrected prefix: scored on that prefix (candidates.py), plus costs.completed
+                    started = typo_score(token, str(option["prefix"]), costs) - costs.completed / (len(token) or 1)
+                    best[text][0] = max(best[text][0], round(max(0.0, started), 4))
                 if option.get("split"):  # two words typed as one (candidates.splits): one space put back
                     best[text][0] = round(max(0.0, 1.0 - costs.split / (len(token) or 1)), 4)
                 best[text][1] += float(option.get("freq", 0))
