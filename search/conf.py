@@ -276,7 +276,7 @@ class RankingSettings:
     split_min_part: int = _doc("... and split in two words only when each has this many letters.", 3)
     far_guess_min_length: int = _doc(
         "When nothing else finds a post, a word the index lacks of this many letters is guessed three or more edits away "
-        "('maitainance': maintenance; search/querying/corrections.py, step 8); 0 turns it off.",
+        "('behavoueir': behaviour; search/querying/corrections.py, step 8); 0 turns it off.",
         8,
         min=0,
     )

@@ -456,10 +456,11 @@ def test_a_real_word_is_offered_a_correction_only_when_it_finds_more_than_almost
     assert client.get(reverse("search:api"), {"q": "lettuce "}).json()["did_you_mean"] == "lattice"
 
 
-def _far_judge(absent=("maitainance", "behavoueir", "kotlinx", "zzzzzzzz"), real=()):
+def _far_judge(absent=("maitainance", "behavoueir", "kotlinx", "zzzzzzzz", "observablehq"), real=(), held=None):
     from search.conf import RankingSettings
 
-    return Judge(absent=lambda w: w.lower() in absent, held=None, real=lambda w: w in real, rare=lambda w: False, ranking=RankingSettings())
+    counts = held or {}
+    return Judge(absent=absent.__contains__, held=lambda w: counts.get(w, 0), real=real.__contains__, rare=lambda w: False, ranking=RankingSettings())
 
 
 def test_a_far_guess_replaces_each_word_the_blog_lacks_by_its_best_guess():
@@ -467,7 +468,30 @@ def test_a_far_guess_replaces_each_word_the_blog_lacks_by_its_best_guess():
 
     guesses = {"maitainance": [(0.76, "maintenance"), (0.7, "maintainer")], "behavoueir": [(0.72, "behaviour")]}.get
     typed = Alternative(1.1, "server maitainance behavoueir", typed=True)
-    assert far_guess([typed], lambda w: guesses(w, []), _far_judge()) == [typed, Alternative(0.72, "server maintenance behaviour")]
+    found = far_guess([typed], lambda w: guesses(w, []), _far_judge(), unknown=[1, 2])
+    assert found == [typed, Alternative(0.72, "server maintenance behaviour")]
+    # A word the blog holds is judged as indexed, accents folded: "Café" is the held "cafe".
+    typed = Alternative(1.1, "Café behavoueir", typed=True)
+    assert far_guess([typed], lambda w: guesses(w, []), _far_judge(), unknown=[1]) == [typed, Alternative(0.72, "Café behaviour")]
+
+
+def test_a_quoted_word_is_never_guessed_far():
+    """The service leaves a quoted word out of the words it may correct (`unknown`): a far guess
+    leaves it as typed, and one it lacks keeps the page empty."""
+    from search.querying.corrections import far_guess
+
+    guesses = lambda w: [(0.76, "maintenance")] if w == "maitainance" else [(0.72, "behaviour")]  # noqa: E731
+    typed = Alternative(1.1, "maitainance behavoueir", typed=True)
+    assert far_guess([typed], guesses, _far_judge(), unknown=[1]) == []
+
+
+def test_a_name_made_on_a_word_the_blog_holds_is_never_guessed_far():
+    from search.querying.corrections import far_guess
+
+    judge = _far_judge(held={"observable": 12})
+    typed = Alternative(1.1, "observablehq", typed=True)
+    assert far_guess([typed], lambda w: [(0.72, "observability")], judge, unknown=[0]) == []
+    assert far_guess([typed], lambda w: [(0.72, "observability")], _far_judge(), unknown=[0]) != []  # the rule, not the guess
 
 
 @pytest.mark.parametrize(
@@ -483,14 +507,15 @@ def test_no_far_guess_where_it_would_be_a_wild_one(query, guess, why):
     from search.querying.corrections import far_guess
 
     guesses = lambda w: [guess] if guess and w == query.split()[0] else []  # noqa: E731
-    assert far_guess([Alternative(1.1, query, typed=True)], guesses, _far_judge()) == [], why
+    every = list(range(len(query.split())))
+    assert far_guess([Alternative(1.1, query, typed=True)], guesses, _far_judge(), unknown=every) == [], why
 
 
 def test_a_real_word_the_blog_lacks_is_never_guessed_far():
     from search.querying.corrections import far_guess
 
     judge = _far_judge(absent=("orchestration",), real=("orchestration",))
-    assert far_guess([Alternative(1.1, "orchestration", typed=True)], lambda w: [(0.9, "orchestra")], judge) == []
+    assert far_guess([Alternative(1.1, "orchestration", typed=True)], lambda w: [(0.9, "orchestra")], judge, unknown=[0]) == []
 
 
 def test_far_guesses_start_like_the_word_three_edits_away_or_more_in_known_words():
@@ -521,5 +546,7 @@ def test_a_far_guess_is_shown_when_nothing_nearer_finds_a_post(client, build_ind
     assert (data["showing_for"], data["fell_back"], data["did_you_mean"], data["total"]) == ("maintenance", True, "", 3)
     html = client.get(reverse("search:results"), {"q": "maitainance "}).content.decode()
     assert 'Showing results for <strong>maintenance</strong><span class="typed-note"> (nothing was found for maitainance)</span>' in html
+    quoted = client.get(reverse("search:api"), {"q": '"maitainance" window'}).json()  # a quoted word is never corrected
+    assert (quoted["total"], quoted["fell_back"], quoted["showing_for"]) == (0, False, "")
     settings.SEARCH = {**settings.SEARCH, "FAR_GUESS_MIN_LENGTH": 0}
     assert client.get(reverse("search:api"), {"q": "maitainance"}).json()["total"] == 0

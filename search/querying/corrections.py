@@ -34,10 +34,10 @@ In order, for each word of a query:
    keeps the first letter, and is one edit away, or two from `HINT_FAR_MIN_LENGTH` letters. The
    posts holding the blog engine come first ("Showing results for blog engine"); the others follow.
 8. **A far guess on an empty page.** When still nothing is found, each word the index lacks of
-   `far_guess_min_length` letters or more, no real word, is guessed three or more edits away: the
-   word of the blog the typo model scores best, at least `far_guess_min_score`, among those
-   starting like it (candidates.far_guesses: "maitainance": maintenance, "behavoueir":
-   behaviour). Shown as step 6's are.
+   `far_guess_min_length` letters or more, no real word and no name made on a word the blog
+   holds, is guessed three or more edits away: the word of the blog the typo model scores best,
+   at least `far_guess_min_score`, among those starting like it (candidates.far_guesses:
+   "behavoueir": behaviour, "traslalate": translate). Every such word or none; shown as step 6's are.
 """
 
 import functools
@@ -366,25 +366,40 @@ def fallback(alts: list[Alternative], dropped: list[Alternative], judge: Judge) 
     return [alts[0], best] if best is not None else []
 
 
-def far_guess(alts: list[Alternative], guesses, judge: Judge) -> list[Alternative]:
-    """What was typed (`alts[0]`) and its far guess (step 8), or empty: every word the blog lacks
-    is replaced by its best guess (`guesses(word)`: [(score, word)], best first), and each must be
-    long enough, no real word, and guessed well enough. Scored as its worst word."""
-    typed = alts[0].text
-    r, spans = judge.ranking, words(typed)
-    lacked = [(start, end, word) for start, end, word in spans if judge.absent(word)]
-    if not r.far_guess_min_length or not lacked:
+# A far guess leaves alone a word that is a word the blog holds with this many letters or fewer
+# added: a name made on it ("observablehq", "djangocon"), not a typo.
+NAME_TAIL = 3
+
+
+def far_guess(alts: list[Alternative], guesses, judge: Judge, *, unknown: list[int]) -> list[Alternative]:
+    """What was typed (`alts[0]`) and its far guess (step 8), or empty. Every word the blog lacks
+    (folded as indexed) must be one of the `unknown` ones the service may correct (not quoted, no
+    number, no real word) and is replaced by its best guess (`guesses(word)`: [(score, word)], best
+    first). Each must be long enough, no real word, no name made on a word the blog holds
+    (NAME_TAIL) and guessed well enough; one that is not keeps the page empty. Scored as its
+    worst word."""
+    typed, r = alts[0].text, judge.ranking
+    lacked = [(i, span) for i, span in enumerate(words(typed)) if judge.absent(key_word(span[2]))]
+    if not r.far_guess_min_length or not lacked or any(i not in unknown for i, _ in lacked):
         return []
     text, scores = typed, []
-    for start, end, word in reversed(lacked):
+    for _, (start, end, word) in reversed(lacked):
         x = key_word(word)
-        if len(x) < r.far_guess_min_length or judge.real(x) or judge.rare(x):
+        if len(x) < r.far_guess_min_length or judge.real(x) or judge.rare(x) or _named_after(x, judge):
             return []
         best = next(iter(guesses(x)), None)
         if best is None or best[0] < r.far_guess_min_score:
             return []
         text, scores = text[:start] + best[1] + text[end:], [*scores, best[0]]
     return [alts[0], Alternative(min(scores), text)]
+
+
+def _named_after(word: str, judge: Judge) -> bool:
+    """Whether `word` is a word the blog holds, of LIKELY_MIN_LENGTH letters or more, with at most
+    NAME_TAIL letters added at its end ("observablehq": observable)."""
+    held, least = judge.held, judge.ranking.known_word_min_docs
+    starts = range(max(LIKELY_MIN_LENGTH, len(word) - NAME_TAIL), len(word))
+    return held is not None and any(held(word[:k]) >= least for k in starts)
 
 
 def hint(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -> Alternative | None:

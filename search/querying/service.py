@@ -418,7 +418,8 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         if result.showing_for:  # the page says what it shows: no "Did you mean" beside it
             result.did_you_mean = ""
         if result.total == 0 and not result.filters:
-            _fall_back(result, executor, gen, cfg, dictionary, query, (alternatives, dropped, judge), detail=detail, snippets=snippets)
+            judged = (alternatives, dropped, judge, unknown)
+            _fall_back(result, executor, gen, cfg, dictionary, query, judged, detail=detail, snippets=snippets)
         return
     result.alternatives = plan.typed(query, cfg) + held  # nothing can be corrected
     _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
@@ -426,22 +427,23 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
 
 def _fall_back(result: SearchResult, executor: Executor, gen, cfg, dictionary, query: str, judged, *, detail: bool, snippets: bool) -> None:
     """Nothing found: search a likely correction (corrections.py, step 6), then a far guess (step 8),
-    until one finds posts. `judged`: the alternatives, those not searched, and the judge. When
-    neither finds a post, the page says what was searched first."""
-    alternatives, dropped, judge = judged
+    until one finds posts. `judged`: the alternatives, those not searched, the judge and the
+    positions of the words that may be corrected. When neither finds a post, the page says what
+    was searched first."""
+    alternatives, dropped, judge, unknown = judged
     searched, ranking = result.alternatives, cfg.ranking
     tries = [lambda: corrections.fallback(alternatives, dropped, judge)]
     if dictionary is not None:
         far = {"costs": ranking.typo_costs, "min_docs": ranking.known_word_min_docs, "floor": ranking.far_guess_min_score}
         guesses = functools.partial(candidates.far_guesses, dictionary=dictionary, **far)
-        tries.append(lambda: corrections.far_guess(alternatives, guesses, judge))
+        tries.append(lambda: corrections.far_guess(alternatives, guesses, judge, unknown=unknown))
     tried = False
     for attempt in tries:
         fallback = attempt()
         if fallback:
             tried = True
             _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets, alternatives=fallback)
-            if result.hits:
+            if result.total:  # posts, if not on this page (a page past the end)
                 result.fell_back, result.did_you_mean = True, ""
                 return
     if tried:
