@@ -8,9 +8,16 @@ correction rule only trusts its own typo model.
 The product uses no misspelling list. The list is still cut in two halves by a stable hash of the
 misspelling: `tune` is the half a rule may be tuned on, `heldout` the half it is judged on. A rule
 tuned on one half that only does well there has learned the list, not how people misspell.
+
+A second list, kept outside the repository, is read when `BIRKBECK_LIST` names its file: the
+Birkbeck spelling error corpus (Roger Mitton, Oxford Text Archive; `missp.dat` on his page at
+Birkbeck). It holds 36,133 misspellings of 6,136 words written by schoolchildren, students and
+adult learners, mostly by sound ("jurney", "exersise"), and far more of them two or more edits
+away than codespell's. It is cut in the same two halves. Without the file its kinds are empty.
 """
 
 import functools
+import os
 import zlib
 from pathlib import Path
 
@@ -44,3 +51,28 @@ def misspellings(half: str) -> dict[str, tuple[str, ...]]:
             continue
         out.setdefault(right, []).append(wrong)
     return {right: tuple(sorted(wrongs)) for right, wrongs in out.items()}
+
+
+@functools.cache
+def birkbeck(half: str) -> dict[str, tuple[str, ...]]:
+    """correct word -> its misspellings in `half` from the Birkbeck list (module docstring), for
+    plain lowercase words; {} when `BIRKBECK_LIST` is unset. The file lists "$right" then its
+    misspellings one a line; an underscore stands for a space."""
+    if half not in HALVES:
+        raise ValueError(f"half must be one of {HALVES}")
+    path = os.environ.get("BIRKBECK_LIST")
+    if not path:
+        return {}
+    out: dict[str, list[str]] = {}
+    right = ""
+    for line in Path(path).read_text(encoding="latin-1").splitlines():
+        line = line.strip()
+        if line.startswith("$"):
+            right = line[1:]
+        elif right.isascii() and right.isalpha() and right.islower() and line.isascii() and line.isalpha() and line.islower():
+            if line != right and half_of(line) == half:
+                out.setdefault(right, []).append(line)
+    return {r: tuple(sorted(set(wrongs))) for r, wrongs in out.items()}
+
+
+LISTS = {"codespell": misspellings, "birkbeck": birkbeck}

@@ -26,8 +26,11 @@ only when such a post is the first hit (a comment first is a miss). Kinds:
 - real_far, real_far_heldout: one title word misspelled by a codespell entry two or more edits
   away (`tune` and `heldout` halves). Most of the list is one edit, so the kinds above hold about
   20 far cases a seed; people who spell by sound make far ones most ("jurny", "schedual")
+- birkbeck_word, birkbeck_phrase (`tune` half), birkbeck_word_heldout, birkbeck_phrase_heldout:
+  one word or a 2-3 word phrase misspelled from the Birkbeck list, a second published list kept
+  outside the repository (bench/misspellings.py); empty unless `BIRKBECK_LIST` names its file
 
-Each query records its typo's source (keyboard: our own slip model; list: HUMAN below; codespell)
+Each query records its typo's source (keyboard: our own slip model; list: HUMAN below; codespell; birkbeck)
 and its edit distance, so bench/relevance.py can report both apart.
 
 A typo that happens to be a real word of the corpus is rejected: that is a different problem
@@ -40,7 +43,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.misspellings import misspellings
+from bench.misspellings import LISTS
 from search.querying.typo_model import osa  # pure: bench/load.py calls generate() without Django set up
 
 MAX_EXPECTED = 3
@@ -188,22 +191,28 @@ def load_posts(corpus: Path) -> list[dict]:
 
 
 CONTROL_KINDS = ("control", "stem_control", "control_phrase2", "shuffled")
-# The kinds whose typo is a real misspelling from codespell's list, and the list's half.
+# The kinds whose typo is a real misspelling from a published list: the list and its half.
 REAL_KINDS = {
-    "real_word": "tune",
-    "real_phrase": "tune",
-    "real_word_heldout": "heldout",
-    "real_phrase_heldout": "heldout",
-    "real_far": "tune",
-    "real_far_heldout": "heldout",
+    "real_word": ("codespell", "tune"),
+    "real_phrase": ("codespell", "tune"),
+    "real_word_heldout": ("codespell", "heldout"),
+    "real_phrase_heldout": ("codespell", "heldout"),
+    "real_far": ("codespell", "tune"),
+    "real_far_heldout": ("codespell", "heldout"),
+    "birkbeck_word": ("birkbeck", "tune"),
+    "birkbeck_phrase": ("birkbeck", "tune"),
+    "birkbeck_word_heldout": ("birkbeck", "heldout"),
+    "birkbeck_phrase_heldout": ("birkbeck", "heldout"),
 }
+PHRASE_KINDS = ("real_phrase", "real_phrase_heldout", "birkbeck_phrase", "birkbeck_phrase_heldout")
 # The real kinds whose misspelling is two or more edits from its word.
 FAR_KINDS = ("real_far", "real_far_heldout")
 
 
 def real_misspellings(kind: str, word: str) -> tuple[str, ...]:
     """The misspellings of `word` a real kind may use: its half's, only the far ones for FAR_KINDS."""
-    wrongs = misspellings(REAL_KINDS[kind]).get(word, ())
+    source, half = REAL_KINDS[kind]
+    wrongs = LISTS[source](half).get(word, ())
     return tuple(w for w in wrongs if osa(w, word) >= 2) if kind in FAR_KINDS else wrongs
 
 
@@ -231,7 +240,7 @@ def source(kind: str) -> str:
     if kind in CONTROL_KINDS:
         return "none"
     if kind in REAL_KINDS:
-        return "codespell"
+        return REAL_KINDS[kind][0]
     return "list" if kind == "human" else "keyboard"
 
 
@@ -291,6 +300,8 @@ def generate(
                 "real_phrase": rng.choice([2, 3]),
                 "real_phrase_heldout": rng.choice([2, 3]),
             }.get(kind, 1)
+            if kind in PHRASE_KINDS[2:]:  # drawn apart: the kinds before keep their random stream
+                length = rng.choice([2, 3])
             if kind == "stop_title":
                 if not 4 <= len(words) <= 9 or sum(is_stop_word(w) for w in words) < 2:
                     continue

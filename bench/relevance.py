@@ -9,11 +9,11 @@ stemmed fields, multi_match with fuzziness AUTO, and PostgreSQL full-text search
 at rank r when the r-th hit is a post whose title holds the intended words as written (a comment
 ranking first counts as its post: one entry per post, issue 26). Then the never-worse gate: every correctly spelled query
 (bench/querygen.CONTROL_KINDS) must rank its first expected post at least as high as plain
-multi_match on the words as written, and so must every real misspelling (codespell's list and
-querygen.HUMAN); the real misspellings fuzziness AUTO ranks better are listed apart; the
+multi_match on the words as written, and so must every real misspelling (codespell's list,
+querygen.HUMAN and, when `BIRKBECK_LIST` names its file, the Birkbeck list); the real misspellings fuzziness AUTO ranks better are listed apart; the
 regressions are counted and listed, and
 --fail-on-regression makes them an exit status. A table by source and edit distance follows the
-kinds: keyboard slips (our own model), the list, codespell (bench/misspellings.py). --tune compares term suggester settings.
+kinds: keyboard slips (our own model), the list, codespell, Birkbeck (bench/misspellings.py). --tune compares term suggester settings.
 """
 
 import argparse
@@ -137,7 +137,7 @@ def gate(queries, ranks) -> list:
 
 
 PEER = "fuzziness AUTO"
-REAL_SOURCES = ("codespell", "list")
+REAL_SOURCES = ("codespell", "list", "birkbeck")
 
 
 def real_gate(queries, ranks, against: str = GATE) -> list:
