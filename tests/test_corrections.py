@@ -55,6 +55,10 @@ def test_typos_people_make_are_sure(typed, candidate):
         ("imgage", "image"),
         ("loopup", "lookup"),
         ("corsor", "cursor"),
+        # A first vowel heard for another (codespell's `tune` half; Birkbeck's: "ascape").
+        ("abvious", "obvious"),
+        ("occurately", "accurately"),
+        ("ascape", "escape"),
     ],
 )
 def test_misspellings_by_sound_and_single_edits_are_sure(typed, candidate):
@@ -65,6 +69,9 @@ def test_misspellings_by_sound_and_single_edits_are_sure(typed, candidate):
     ("typed", "candidate"),
     [
         ("kotlin", "catlin"),  # sounds alike, but another first letter
+        ("ocaml", "camel"),  # a first vowel dropped is no vowel heard for another
+        ("eny", "any"),  # a vowel for another, but too short to tell
+        ("usind", "osint"),  # a vowel for another and one more edit: another word
         ("keras", "kris"),  # sounds alike, two edits that shorten it
         ("nuxt", "next"),  # one unusual edit in four letters
         ("eleventy", "eleven"),  # two letters more at the end: another word

@@ -12,7 +12,8 @@ In order, for each word of a query:
    changes is a sure correction (`sure`):
    - a slip, at any length: a key next to the typed one, two neighbours swapped, a letter
      dropped, a letter doubled or an extra key next to its neighbour;
-   - spelled by sound, from `sound_min_length` letters ("jurny": journey, "exersize": exercise);
+   - spelled by sound, from `sound_min_length` letters ("jurny": journey, "exersize": exercise),
+     a first vowel heard for another too, the rest as typed ("ascape": escape);
    - any other single edit from `weak_typo_min_length` letters ("opague": opaque, "imgage":
      image), never at the first letter ("xamarin" is no "tamarin");
    - two edits from `two_typos_min_length` letters, or when both double or undouble a letter

@@ -161,13 +161,20 @@ def sound_key(word: str, scheme: str = sounds.DEFAULT) -> str:
 MIN_KEY = 3
 
 
+# A first vowel heard for another, the rest as typed, is a misspelling by sound ("ascape": escape,
+# "abvious": obvious); with more changed it is as often another word ("usind" is no "osint").
+VOWELS = frozenset("aeiou")
+
+
 def sounds_alike(typed: str, candidate: str, *, min_length: int = 5, scheme: str = sounds.DEFAULT) -> bool:
     """Whether two different words with the same first letter sound the same, judged from
     `min_length` typed letters: shorter keys collide too often ("nuxt" and "next"), and people
-    rarely misspell a first letter ("kotlin" is no "catlin"). A scheme that spells vowels asks for
-    the same first sound instead ("otres": autres; search/sounds.py), which its key begins with."""
+    rarely misspell a first letter ("kotlin" is no "catlin") but for a vowel for another, the
+    rest as typed ("ascape": escape). A scheme that spells vowels asks for the same first
+    sound instead ("otres": autres; search/sounds.py), which its key begins with."""
     a, b = typed.lower(), candidate.lower()
-    if a == b or len(a) < min_length or (a[:1] != b[:1] and not sounds.spells_vowels(scheme)):
+    same_start = a[:1] == b[:1] or (a[:1] in VOWELS and b[:1] in VOWELS and a[1:] == b[1:]) or sounds.spells_vowels(scheme)
+    if a == b or len(a) < min_length or not same_start:
         return False
     key = sound_key(a, scheme)
     return len(key) >= MIN_KEY and key == sound_key(b, scheme)
