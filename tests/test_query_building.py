@@ -246,11 +246,19 @@ def test_build_query_tiers_one_word():
     # One word: the "every word" tiers would repeat the phrase tiers, so they are left out.
     assert len([c for c in should if "dis_max" in c]) == 4
     assert should[4:] == [
-        {"multi_match": {"query": "firefix", "fields": ["title^2", "text", "comment"], "type": "most_fields", "boost": 0.01, "_name": "alt0.some.words"}},
+        {
+            "multi_match": {
+                "query": "firefix",
+                "fields": ["title^2", "title.exact^2", "text", "comment"],
+                "type": "most_fields",
+                "boost": 0.01,
+                "_name": "alt0.some.words",
+            }
+        },
         {
             "multi_match": {
                 "query": "firefox",
-                "fields": ["title^2", "text", "comment"],
+                "fields": ["title^2", "title.exact^2", "text", "comment"],
                 "type": "most_fields",
                 "boost": round(0.01 * w, 6),
                 "_name": "alt1.some.words",

@@ -23,8 +23,10 @@ best), and within a tier what was typed outranks a correction.
 
 Inside a tier, BM25 orders documents: one `multi_match` (title weighing TITLE_BOOST times the
 text, as the original did) per alternative, scaled down by RELEVANCE_WEIGHT so that it breaks ties
-without crossing tiers. It also lets documents holding only some of the words match at all, last:
-the original's separate `match` fallback request is no longer needed.
+without crossing tiers. The title counts twice, stemmed and as written, so a title holding a word
+as typed comes before one holding another form of it ("operations" before "Operation"). It
+also lets documents holding only some of the words match at all, last: the original's separate
+`match` fallback request is no longer needed.
 
 `title.most.words` is for the words a reader puts around a title ("the one about hack day at the
 guardian", "a post on why firefox is blocked"): words the title lacks keep it out of every tier
@@ -244,9 +246,9 @@ def _fuzzy_completion(text: str, fuzziness: str) -> dict | None:
 
 
 def _some_words(words: str, i: int, *, title_boost: float, boost: float, synonyms: bool = False) -> dict:
-    """BM25 over an alternative's words, the title weighed more: the order inside a tier, and a
-    match at all for a document holding only some of the words."""
-    fields = [f"{TITLE}^{title_boost}", *BODIES]
+    """BM25 over an alternative's words, the title weighed more and counted as written too: the
+    order inside a tier, and a match at all for a document holding only some of the words."""
+    fields = [f"{TITLE}^{title_boost}", f"{TITLE}.{EXACT}^{title_boost}", *BODIES]
     clause = {"query": words, "fields": fields, "type": "most_fields", "boost": boost, "_name": f"alt{i}.{SOME_WORDS}"}
     return {"multi_match": {**clause, "analyzer": STEM_SYNONYMS} if synonyms else clause}
 
