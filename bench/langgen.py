@@ -24,6 +24,12 @@ as tokens, at most MAX_EXPECTED of them (bench/querygen.py's rule). Kinds:
   "Showing results for"
 - question: a 1-3 word title phrase asked as a question in the language, with its stop words
   ("wie funktioniert ...", "qu'est-ce que ...")
+- compound (German): the last part of a title's compound, alone ("migration" for a title with
+  "Datenbankmigration"). A compound is a title word that splits into two words German uses
+  (wordfreq's list, COMPOUND_MIN_ZIPF), the first maybe with a joining "s", "es", "n" or "en"
+  or without its "e"; the query is its longest such last part. It expects the posts whose title
+  holds a word ending in that part, the part alone included, at least one of them a compound.
+  The blog's own dictionary plays no part, so the product's rule is not the test's
 
 The misspelling kinds are split by a stable hash of the misspelling into a `tune` half and a
 `heldout` half, as bench/misspellings.py splits codespell's list. The product uses neither list:
@@ -61,7 +67,12 @@ QUESTIONS = {
 MECHANICAL = ["adjacent_key", "transposition", "dropped", "doubled"]
 CONTROL_KINDS = ("control",)
 REAL = {"autocorrect": "tune", "autocorrect_heldout": "heldout", "confusion": "tune", "confusion_heldout": "heldout"}
-KINDS = ["control", *MECHANICAL, "phrase2", "two_typos", *REAL, "inflected", "question"]
+KINDS = ["control", *MECHANICAL, "phrase2", "two_typos", *REAL, "inflected", "question", "compound"]
+# A compound's parts: words German uses at least this often (wordfreq's Zipf scale), the last of
+# COMPOUND_MIN_PART letters or more, the first too, before the joining letters.
+COMPOUND_MIN_ZIPF = 3.0
+COMPOUND_MIN_PART = 4
+JOINS = ("", "s", "es", "n", "en")
 
 
 def tokens(text: str, language: str) -> list[str]:
@@ -142,8 +153,27 @@ def slip(word: str, kind: str, rng: random.Random, keyboard: str) -> str:
     return querygen.typo(word, kind, rng, LAYOUTS[keyboard])
 
 
+@functools.cache
+def german_word(word: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "de") >= COMPOUND_MIN_ZIPF
+
+
+def compound_head(word: str) -> str | None:
+    """The longest last part of a German compound `word` (module docstring), or None."""
+    if not word.isalpha():
+        return None
+    for k in range(COMPOUND_MIN_PART, len(word) - COMPOUND_MIN_PART + 1):
+        first, last = word[:k], word[k:]
+        firsts = [first.removesuffix(j) for j in JOINS if j == "" or first.endswith(j)] + [first + "e"]
+        if german_word(last) and any(len(f) >= COMPOUND_MIN_PART and german_word(f) for f in firsts):
+            return last
+    return None
+
+
 def source(kind: str) -> str:
-    if kind in CONTROL_KINDS or kind in ("inflected", "question"):
+    if kind in CONTROL_KINDS or kind in ("inflected", "question", "compound"):
         return "none"
     return kind.removesuffix("_heldout") if kind in REAL else "keyboard"
 
@@ -196,7 +226,21 @@ class Generator:
             return None
         return bad
 
+    def compound(self, pid: int, rng: random.Random) -> Query | None:
+        """A `compound` query from one of the title's compounds (module docstring), or None."""
+        heads = {w: compound_head(folded(w)) for w in self.titles[pid] if self.language == "de" and len(w) >= 8}
+        heads = {w: h for w, h in heads.items() if h}
+        if not heads:
+            return None
+        head = heads[rng.choice(sorted(heads))]
+        expected = [i for i, t in self.titles.items() if any(folded(w).endswith(head) for w in t)]
+        if not expected or len(expected) > MAX_EXPECTED:
+            return None
+        return Query("compound", head, head, expected, source="none")
+
     def make(self, kind: str, pid: int, rng: random.Random) -> Query | None:
+        if kind == "compound":
+            return self.compound(pid, rng)
         words = self.titles[pid]
         length = {"phrase2": 2, "two_typos": rng.choice([2, 3]), "control": rng.choice([1, 2, 3]), "question": rng.choice([1, 2, 3])}.get(kind, 1)
         if len(words) < length:

@@ -262,6 +262,12 @@ class RankingSettings:
         3,
         min=0,
     )
+    compound_forms: int = _doc(
+        "On a German blog a word is also searched in this many of the blog's compounds that end in it, the commonest first, "
+        "below the word as typed ('migration': datenbankmigration; search/compounds.py); 0 turns it off.",
+        3,
+        min=0,
+    )
     weak_typo_min_length: int = _doc(
         "A word the index lacks is corrected by any other single edit (another letter, a stray extra one) only from this length "
         "(search/querying/corrections.py).",

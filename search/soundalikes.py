@@ -19,8 +19,10 @@ MIN_LENGTH = 4
 MIN_DOCUMENTS = 2
 
 
-class SoundIndex:
-    """Sorted "KEY word" lines of one dictionary's words, between newlines in one bytes object."""
+class SortedLines:
+    """Sorted lines between newlines in one bytes object, found by their start (binary search in
+    place): the sound index's "KEY word" lines, the compound index's reversed words
+    (search/compounds.py)."""
 
     def __init__(self, lines: list[str]):
         self.blob = ("\n" + "\n".join(lines) + "\n").encode() if lines else b"\n"
@@ -43,17 +45,26 @@ class SoundIndex:
                 hi = mid
         return lo + 1
 
+    def starting(self, prefix: str) -> list[str]:
+        """The lines that start with `prefix`, in order."""
+        start = prefix.encode()
+        i, out = self._first(start), []
+        while i < len(self.blob) and self.blob.startswith(start, i):
+            end = self.blob.index(b"\n", i)
+            out.append(self.blob[i:end].decode())
+            i = end + 1
+        return out
+
+
+class SoundIndex(SortedLines):
+    """Sorted "KEY word" lines of one dictionary's words."""
+
     def alike(self, key: str) -> list[str]:
         """The words whose sound key is `key`."""
         if not key:
             return []
-        start = f"{key} ".encode()
-        i, out = self._first(start), []
-        while i < len(self.blob) and self.blob.startswith(start, i):
-            end = self.blob.index(b"\n", i)
-            out.append(self.blob[i + len(start) : end].decode())
-            i = end + 1
-        return out
+        start = f"{key} "
+        return [line[len(start) :] for line in self.starting(start)]
 
 
 class ByFirstLetter:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from django.db import Error
 
-from search import conf, process, soundalikes
+from search import compounds, conf, process, soundalikes
 from search.models import FreshWord, Vocabulary
 
 try:  # the compiled extension (native/lexicon/, built by `make`); without it searches ask Elasticsearch
@@ -65,13 +65,21 @@ class Dictionary:
     # Candidates per (word, edits, prefix length, limit): the words of a query being typed are
     # looked up again at every keystroke. Dies with the snapshot; bounded.
     memo: dict = field(default_factory=dict, compare=False, repr=False)
-    # The built words by sound (search/soundalikes.py), made on first need.
+    # The built words by sound (search/soundalikes.py) and by their ends (search/compounds.py),
+    # each made on first need.
     sounds: dict = field(default_factory=dict, compare=False, repr=False)
 
     def sound_index(self):
         index = self.sounds.get("built")
         if index is None:
             index = self.sounds["built"] = soundalikes.build(self.built, documents_holding)
+        return index
+
+    def compound_index(self):
+        """The built words by their ends (search/compounds.py), made on first need."""
+        index = self.sounds.get("compounds")
+        if index is None:
+            index = self.sounds["compounds"] = compounds.build(self.built, documents_holding)
         return index
 
     def counts(self, word: str) -> tuple[int, int, int] | None:

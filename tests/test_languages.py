@@ -350,3 +350,22 @@ def test_a_french_article_is_taken_off_before_a_word_is_judged():
     cfg = conf.build({"LANGUAGE": "fr"})
     assert plan.unknown_words("c'est quoi l'avion qu'il", {"est", "quoi", "avion"}, cfg) == []  # "il": a stop word
     assert plan.unknown_words("l'avoin", {"avion"}, cfg) == [0]  # a typo behind the article is still corrected
+
+
+@pytest.mark.django_db
+def test_a_german_word_finds_the_compounds_that_end_in_it(client, build_index, settings):
+    """On 8a8385c "migration" found only the post that says "Migration": German writes
+    "Datenbankmigration" as one word, and no stemmer splits it (search/compounds.py)."""
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": "de", "CACHE_SECONDS": 0}
+    make_post("Datenbankmigration mit Liquibase", "Eine Datenbank wird neu aufgesetzt.")
+    make_post("Migration nach Haskell", "Wir ziehen um.")
+    make_post("Tabellen in Haskell", "Eine Datenbank und ihre Typen.")
+    make_post("Ein Streifzug durch TypeScript", "Typen.")
+    build_index()
+    data = client.get(reverse("search:api"), {"q": "migration "}).json()
+    assert data["showing_for"] == "" and data["synonyms"] == []
+    assert [r["title"] for r in data["results"]] == ["Migration nach Haskell", "Datenbankmigration mit Liquibase"]
+    # Off, the compound is not found.
+    settings.SEARCH = {**settings.SEARCH, "COMPOUND_FORMS": 0}
+    data = client.get(reverse("search:api"), {"q": "migration "}).json()
+    assert [r["title"] for r in data["results"]] == ["Migration nach Haskell"]

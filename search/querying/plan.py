@@ -16,7 +16,7 @@ before any request:
 
 from collections.abc import Callable, Mapping
 
-from search import languages, realwords, symbols
+from search import compounds, languages, realwords, symbols
 from search.alternative import Alternative
 from search.conf import SearchSettings
 from search.querying import candidates, facets, groups, syntax
@@ -198,6 +198,20 @@ def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings) -> di
     limit = cfg.ranking.held_forms
     forms = {i: languages.held_forms(word, language, held, letter=real(word), limit=limit) for i, word in asked.items()}
     return {i: held_ for i, held_ in forms.items() if held_}
+
+
+def compound_forms(query: str, index_of: Callable, held: Callable[[str], int], titled: Callable[[str], int], cfg: SearchSettings) -> dict[int, list[str]]:
+    """Of a German query's words, those the blog holds compounds of ("migration":
+    datenbankmigration), each with up to `ranking.compound_forms` of them (search/compounds.py):
+    searched in them too, as typed. `index_of()`: the dictionary's compound index, asked for only
+    on a German blog; `held(word)`, `titled(word)`: how many documents, and titles, hold a word.
+    Empty for other languages."""
+    limit = cfg.ranking.compound_forms
+    if cfg.index.language not in compounds.LANGUAGES or not limit:
+        return {}
+    index = index_of()
+    found = {i: compounds.compounds(key_word(word), index, held, limit=limit, titled=titled) for i, (_, _, word) in enumerate(words(query))}
+    return {i: forms for i, forms in found.items() if forms}
 
 
 def real_words(query: str, indices, cfg: SearchSettings) -> set[int]:

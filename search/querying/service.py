@@ -391,6 +391,10 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     # A word the blog holds only in a form its stemmer keeps apart: that form too. A word the
     # language uses is not corrected; another ("listait", "utilent") is, the form competing.
     forms = plan.held_forms(query, unknown, dictionary, cfg) if dictionary is not None and not result.verbatim else {}
+    if dictionary is not None and not result.verbatim:  # a German word's compounds too ("migration": datenbankmigration)
+        titled = lambda word: (dictionary.counts(word) or vocabulary.NO_COUNTS)[0]  # noqa: E731
+        for i, found in plan.compound_forms(query, dictionary.compound_index, _documents(dictionary), titled, cfg).items():
+            forms[i] = [*forms.get(i, []), *found]
     unknown = [i for i in unknown if i not in plan.real_words(query, forms, cfg)]
     held = plan.form_alternatives(query, forms, cfg)
     last_present = True
@@ -450,13 +454,18 @@ def _fall_back(result: SearchResult, executor: Executor, gen, cfg, dictionary, q
         result.alternatives, result.boosts = searched, boosts(searched, tiers=ranking.tiers)
 
 
+def _documents(dictionary):
+    """word -> how many documents hold it, by the dictionary."""
+    return lambda word: vocabulary.documents_holding(dictionary.counts(word) or vocabulary.NO_COUNTS)
+
+
 def _judge(dictionary, cfg) -> corrections.Judge:
     """What the correction decision knows of words, from this process's dictionary and the
     real-word list (search/querying/corrections.py)."""
     ranking = cfg.ranking
     return corrections.Judge(
         absent=lambda word: dictionary is None or dictionary.counts(word) is None,
-        held=None if dictionary is None else lambda word: vocabulary.documents_holding(dictionary.counts(word) or vocabulary.NO_COUNTS),
+        held=None if dictionary is None else _documents(dictionary),
         real=lambda word: realwords.is_real(word, ranking.real_word_min_zipf, cfg.index.language),
         rare=lambda word: realwords.is_real(word, ranking.rare_word_min_zipf, cfg.index.language),
         ranking=ranking,
