@@ -82,9 +82,10 @@ class TypoCosts:
         choices=("qwerty", "qwertz", "azerty"),
     )
     sound_key: str = _doc(
-        "How words spelled by sound are told (search/sounds.py): double_metaphone or phonetic_fr. Unless set, the blog's language's (phonetic_fr for fr).",
+        "How words spelled by sound are told (search/sounds.py): double_metaphone, phonetic_fr or cologne. "
+        "Unless set, the blog's language's (phonetic_fr for fr, cologne for de).",
         "double_metaphone",
-        choices=("double_metaphone", "phonetic_fr"),
+        choices=("double_metaphone", "phonetic_fr", "cologne"),
     )
 
 
@@ -586,9 +587,9 @@ def build(overrides: Mapping, *, elasticsearch: Mapping | None = None) -> Search
 # The keyboard each language's readers type on (TypoCosts.keyboard).
 KEYBOARDS = {"en": "qwerty", "de": "qwertz", "fr": "azerty"}
 # The sound key of a language whose spelling Double Metaphone does not know (TypoCosts.sound_key).
-# German keeps Double Metaphone: Cologne phonetics keys consonants alone, too loose to let a
-# sound-alike shorten the word, and nothing has been measured against it yet.
-SOUND_KEYS = {"fr": "phonetic_fr"}
+# German's Cologne keys tell consonants alone: a sound-alike may not shorten the word with them
+# (sounds.spells_vowels). Measured: docs/benchmarks.md#german-and-french-blogs.
+SOUND_KEYS = {"fr": "phonetic_fr", "de": "cologne"}
 # The longest word corrected, where the language's words are longer than the default allows:
 # 6 of the German blog's 16,437 words have more than 30 letters ("wahrscheinlichkeitsverteilungen").
 LONGEST_WORDS = {"de": 40}

@@ -11,15 +11,20 @@ sounds like the word meant, however many letters differ. Two schemes (TypoCosts.
 - `phonetic_fr`, for French: Édouard Bergé's "Phonetic" (SOUNDEX FR, 2007), ported by the
   `phonetic-fr` package. It writes a word as it is said, vowels included: "autres" and "otres"
   are both OTR, "alfred" and "alphred" both ALFR, but "moyen" is no "mayen".
+- `cologne`, for German: the Kölner Phonetik (Hans Joachim Postel, 1969), by the
+  `cologne-phonetics` package. A digit per sound, vowels one digit at the start only: "swipht"
+  and "swift" are both 8332, "dest" and "test" both 282. The
+  key's first digit is the word's first sound, so "d" and "t" start alike (`first_sound`).
 
 A key that spells the vowels too may be shorter than the typed word ("auteau": auto): its letters
 tell the same sounds, not merely the same consonants (`spells_vowels`).
 """
 
+import cologne_phonetics
 from doublemetaphone import doublemetaphone
 from phonetic_fr import phonetic
 
-SCHEMES = ("double_metaphone", "phonetic_fr")
+SCHEMES = ("double_metaphone", "phonetic_fr", "cologne")
 DEFAULT = "double_metaphone"
 
 
@@ -30,9 +35,17 @@ def key(word: str, scheme: str = DEFAULT) -> str:
         return ""
     if scheme == "phonetic_fr":
         return phonetic(word.lower())  # ~0.2 ms a word: typo_model.sound_key caches
+    if scheme == "cologne":
+        return cologne_phonetics.encode(word)[0][1]
     return doublemetaphone(word)[0] if word.isascii() else ""
 
 
 def spells_vowels(scheme: str) -> bool:
     """Whether the scheme's keys spell vowels too (then a sound-alike may shorten the word)."""
     return scheme == "phonetic_fr"
+
+
+def first_sound(scheme: str) -> bool:
+    """Whether the scheme's key begins with the word's first sound, so two words whose keys are
+    equal start alike whatever their first letters ("otres": autres; "dail": tail)."""
+    return scheme in ("phonetic_fr", "cologne")
