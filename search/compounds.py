@@ -29,6 +29,8 @@ MIN_PART = 4
 COMPOUND_MIN_DOCUMENTS = 1
 MIN_DOCUMENTS = 2
 JOINS = ("s", "es", "n", "en")
+# The most compounds of one word looked at: a bound on a query's cost.
+SCANNED = 200
 
 
 class CompoundIndex:
@@ -40,9 +42,10 @@ class CompoundIndex:
     def __len__(self) -> int:
         return len(self.lines)
 
-    def ending_in(self, word: str) -> list[str]:
-        """The words longer than `word` that end in it."""
-        return [line[::-1] for line in self.lines.starting(word[::-1]) if len(line) > len(word)]
+    def ending_in(self, word: str, most: int = 1000) -> list[str]:
+        """The words longer than `word` that end in it, the first `most` of them by their reversed
+        spelling (a short common ending, "tion", has thousands)."""
+        return [line[::-1] for line in self.lines.starting(word[::-1], most + 1) if len(line) > len(word)][:most]
 
 
 def build(lexicon, documents_holding) -> CompoundIndex:
@@ -69,7 +72,7 @@ def compounds(word: str, index: CompoundIndex, held, *, limit: int, titled=lambd
     if limit <= 0 or len(word) < MIN_PART or not word.isalpha() or is_stop_word_of(word, "de"):
         return []
     found = []
-    for compound in index.ending_in(word):
+    for compound in index.ending_in(word, SCANNED):
         first = compound[: -len(word)]
         if any(len(b) >= MIN_PART and not is_stop_word_of(b, "de") and held(b) >= MIN_DOCUMENTS for b in _bases(first)):
             found.append(compound)

@@ -264,8 +264,8 @@ class RankingSettings:
         min=0,
     )
     compound_forms: int = _doc(
-        "On a German blog a word is also searched in this many of the blog's compounds that end in it, the commonest first, "
-        "below the word as typed ('migration': datenbankmigration; search/compounds.py); 0 turns it off.",
+        "On a German blog a query is also searched with a word in one of the blog's compounds that end in it, up to this many, "
+        "those titles hold first, below the words as typed ('migration': datenbankmigration; search/compounds.py); 0 turns it off.",
         3,
         min=0,
     )

@@ -45,11 +45,11 @@ class SortedLines:
                 hi = mid
         return lo + 1
 
-    def starting(self, prefix: str) -> list[str]:
-        """The lines that start with `prefix`, in order."""
+    def starting(self, prefix: str, most: int | None = None) -> list[str]:
+        """The lines that start with `prefix`, in order; the first `most` of them."""
         start = prefix.encode()
         i, out = self._first(start), []
-        while i < len(self.blob) and self.blob.startswith(start, i):
+        while i < len(self.blob) and self.blob.startswith(start, i) and (most is None or len(out) < most):
             end = self.blob.index(b"\n", i)
             out.append(self.blob[i:end].decode())
             i = end + 1

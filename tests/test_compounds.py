@@ -52,3 +52,23 @@ def test_short_words_stop_words_and_the_word_itself_are_left_alone():
 def test_the_compounds_titles_hold_come_first():
     titles = {"schemamigration": 1}
     assert compounds.compounds("migration", INDEX, lambda w: HELD.get(w, 0), limit=1, titled=lambda w: titles.get(w, 0)) == ["schemamigration"]
+
+
+def test_a_query_gets_one_word_in_a_compound_at_a_time():
+    """Each alternative puts one word in a compound and keeps the others as typed, so a post with
+    the compound and the other word still reaches the every-word tiers (a review of 9367870)."""
+    from search import conf
+    from search.querying.plan import compound_alternatives
+
+    cfg = conf.build({"LANGUAGE": "de"})
+    held = lambda w: HELD.get(w, 0)  # noqa: E731
+    alts = compound_alternatives("migration abstraktion", [0, 1], lambda: INDEX, held, lambda w: 0, cfg)
+    assert [a.text for a in alts] == ["datenbankmigration abstraktion", "migration kontrollabstraktion", "schemamigration abstraktion"]
+    assert all(a.form_of == "migration abstraktion" and not a.typed for a in alts)
+    assert compound_alternatives("migration abstraktion", [1], lambda: INDEX, held, lambda w: 0, cfg)[0].text == "migration kontrollabstraktion"
+    assert compound_alternatives("migration", [0], lambda: INDEX, held, lambda w: 0, conf.build({"LANGUAGE": "en"})) == []
+
+
+def test_a_common_ending_is_looked_at_a_bounded_number_of_times():
+    index = compounds.CompoundIndex(f"wort{n:05d}tion" for n in range(5000))
+    assert len(index.ending_in("tion", 50)) == 50

@@ -557,3 +557,11 @@ def test_a_far_guess_is_shown_when_nothing_nearer_finds_a_post(client, build_ind
     assert (quoted["total"], quoted["fell_back"], quoted["showing_for"]) == (0, False, "")
     settings.SEARCH = {**settings.SEARCH, "FAR_GUESS_MIN_LENGTH": 0}
     assert client.get(reverse("search:api"), {"q": "maitainance"}).json()["total"] == 0
+
+
+def test_y_is_a_vowel_in_the_typo_model():
+    """c3432b2 named its set of first vowels VOWELS too, and "y" stopped being a vowel: "tipe"
+    cost a plain substitution away from "type"."""
+    from search.querying.typo_model import COSTS, typo_cost
+
+    assert typo_cost("tipe", "type") == typo_cost("sistem", "system") == COSTS.vowel

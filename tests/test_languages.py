@@ -366,6 +366,9 @@ def test_a_german_word_finds_the_compounds_that_end_in_it(client, build_index, s
     data = client.get(reverse("search:api"), {"q": "migration "}).json()
     assert data["showing_for"] == "" and data["synonyms"] == []
     assert [r["title"] for r in data["results"]] == ["Migration nach Haskell", "Datenbankmigration mit Liquibase"]
+    # A quoted word is searched as written, nothing else.
+    data = client.get(reverse("search:api"), {"q": '"migration" '}).json()
+    assert [r["title"] for r in data["results"]] == ["Migration nach Haskell"]
     # Off, the compound is not found.
     settings.SEARCH = {**settings.SEARCH, "COMPOUND_FORMS": 0}
     data = client.get(reverse("search:api"), {"q": "migration "}).json()

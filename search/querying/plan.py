@@ -200,18 +200,23 @@ def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings) -> di
     return {i: held_ for i, held_ in forms.items() if held_}
 
 
-def compound_forms(query: str, index_of: Callable, held: Callable[[str], int], titled: Callable[[str], int], cfg: SearchSettings) -> dict[int, list[str]]:
-    """Of a German query's words, those the blog holds compounds of ("migration":
-    datenbankmigration), each with up to `ranking.compound_forms` of them (search/compounds.py):
-    searched in them too, as typed. `index_of()`: the dictionary's compound index, asked for only
-    on a German blog; `held(word)`, `titled(word)`: how many documents, and titles, hold a word.
-    Empty for other languages."""
+def compound_alternatives(
+    query: str, asked: list[int], index_of: Callable, held: Callable[[str], int], titled: Callable[[str], int], cfg: SearchSettings
+) -> list[Alternative]:
+    """A German query with one of its `asked` words in a compound of the blog that ends in it
+    ("migration": datenbankmigration; search/compounds.py), the other words as typed: up to
+    `ranking.compound_forms` alternatives, each word's best compound first, then the next. Each
+    counts as the typed spelling, as a held form does (form_alternatives). `index_of()`: the
+    dictionary's compound index, asked for only on a German blog; `held(word)`, `titled(word)`:
+    how many documents, and titles, hold a word. Empty for other languages."""
     limit = cfg.ranking.compound_forms
-    if cfg.index.language not in compounds.LANGUAGES or not limit:
-        return {}
-    index = index_of()
-    found = {i: compounds.compounds(key_word(word), index, held, limit=limit, titled=titled) for i, (_, _, word) in enumerate(words(query))}
-    return {i: forms for i, forms in found.items() if forms}
+    if cfg.index.language not in compounds.LANGUAGES or not limit or not asked:
+        return []
+    index, found = index_of(), words(query)
+    each = {i: compounds.compounds(key_word(found[i][2]), index, held, limit=limit, titled=titled) for i in asked}
+    score = round(cfg.ranking.typed_score * cfg.ranking.synonym_score_factor, 4)
+    texts = [query[: found[i][0]] + each[i][n] + query[found[i][1] :] for n in range(limit) for i in asked if n < len(each[i])]
+    return [Alternative(score, text, form_of=query) for text in texts[:limit]]
 
 
 def real_words(query: str, indices, cfg: SearchSettings) -> set[int]:

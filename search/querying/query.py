@@ -248,7 +248,9 @@ def _fuzzy_completion(text: str, fuzziness: str) -> dict | None:
 def _some_words(words: str, i: int, *, title_boost: float, boost: float, synonyms: bool = False) -> dict:
     """BM25 over an alternative's words, the title weighed more and counted as written too: the
     order inside a tier, and a match at all for a document holding only some of the words."""
-    fields = [f"{TITLE}^{title_boost}", f"{TITLE}.{EXACT}^{title_boost}", *BODIES]
+    # The title as written too; not under the synonym analyzer, which would stem it.
+    exact = [] if synonyms else [f"{TITLE}.{EXACT}^{title_boost}"]
+    fields = [f"{TITLE}^{title_boost}", *exact, *BODIES]
     clause = {"query": words, "fields": fields, "type": "most_fields", "boost": boost, "_name": f"alt{i}.{SOME_WORDS}"}
     return {"multi_match": {**clause, "analyzer": STEM_SYNONYMS} if synonyms else clause}
 

@@ -391,12 +391,8 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     # A word the blog holds only in a form its stemmer keeps apart: that form too. A word the
     # language uses is not corrected; another ("listait", "utilent") is, the form competing.
     forms = plan.held_forms(query, unknown, dictionary, cfg) if dictionary is not None and not result.verbatim else {}
-    if dictionary is not None and not result.verbatim:  # a German word's compounds too ("migration": datenbankmigration)
-        titled = lambda word: (dictionary.counts(word) or vocabulary.NO_COUNTS)[0]  # noqa: E731
-        for i, found in plan.compound_forms(query, dictionary.compound_index, _documents(dictionary), titled, cfg).items():
-            forms[i] = [*forms.get(i, []), *found]
     unknown = [i for i in unknown if i not in plan.real_words(query, forms, cfg)]
-    held = plan.form_alternatives(query, forms, cfg)
+    held = plan.form_alternatives(query, forms, cfg) + _compounds(result, query, dictionary, unknown, cfg)
     last_present = True
     if result.verbatim:  # "Search instead for": what was typed, nothing corrected
         unknown, remote = [], []
@@ -452,6 +448,18 @@ def _fall_back(result: SearchResult, executor: Executor, gen, cfg, dictionary, q
                 return
     if tried:
         result.alternatives, result.boosts = searched, boosts(searched, tiers=ranking.tiers)
+
+
+def _compounds(result: SearchResult, query: str, dictionary, unknown: list[int], cfg) -> list[Alternative]:
+    """A German query with a word in the blog's compounds that end in it (plan.compound_alternatives):
+    a word the blog holds or the language uses, not quoted. The last word too, though it may be
+    unfinished: a submitted query's last word is read so, and "Migration" alone is the case."""
+    if dictionary is None or result.verbatim:
+        return []
+    found = words(query)
+    asked = [i for i in range(result.parsed.fixed_words, len(found)) if i not in unknown or i in plan.real_words(query, [i], cfg)]
+    titled = lambda word: (dictionary.counts(word) or vocabulary.NO_COUNTS)[0]  # noqa: E731
+    return plan.compound_alternatives(query, asked, dictionary.compound_index, _documents(dictionary), titled, cfg)
 
 
 def _documents(dictionary):

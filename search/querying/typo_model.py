@@ -163,7 +163,7 @@ MIN_KEY = 3
 
 # A first vowel heard for another, the rest as typed, is a misspelling by sound ("ascape": escape,
 # "abvious": obvious); with more changed it is as often another word ("usind" is no "osint").
-VOWELS = frozenset("aeiou")
+FIRST_VOWELS = frozenset("aeiou")
 
 
 def sounds_alike(typed: str, candidate: str, *, min_length: int = 5, scheme: str = sounds.DEFAULT) -> bool:
@@ -173,7 +173,7 @@ def sounds_alike(typed: str, candidate: str, *, min_length: int = 5, scheme: str
     rest as typed ("ascape": escape). A scheme that spells vowels asks for the same first
     sound instead ("otres": autres; search/sounds.py), which its key begins with."""
     a, b = typed.lower(), candidate.lower()
-    same_start = a[:1] == b[:1] or (a[:1] in VOWELS and b[:1] in VOWELS and a[1:] == b[1:]) or sounds.first_sound(scheme)
+    same_start = a[:1] == b[:1] or (a[:1] in FIRST_VOWELS and b[:1] in FIRST_VOWELS and a[1:] == b[1:]) or sounds.first_sound(scheme)
     if a == b or len(a) < min_length or not same_start:
         return False
     key = sound_key(a, scheme)
