@@ -153,21 +153,15 @@ def slip(word: str, kind: str, rng: random.Random, keyboard: str) -> str:
     return querygen.typo(word, kind, rng, LAYOUTS[keyboard])
 
 
-@functools.cache
-def german_word(word: str) -> bool:
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency(word, "de") >= COMPOUND_MIN_ZIPF
-
-
-def compound_head(word: str) -> str | None:
-    """The longest last part of a German compound `word` (module docstring), or None."""
+def compound_head(word: str, is_word) -> str | None:
+    """The longest last part of a German compound `word` (module docstring), or None;
+    `is_word(part)`: whether German uses the part often enough."""
     if not word.isalpha():
         return None
     for k in range(COMPOUND_MIN_PART, len(word) - COMPOUND_MIN_PART + 1):
         first, last = word[:k], word[k:]
         firsts = [first.removesuffix(j) for j in JOINS if j == "" or first.endswith(j)] + [first + "e"]
-        if german_word(last) and any(len(f) >= COMPOUND_MIN_PART and german_word(f) for f in firsts):
+        if is_word(last) and any(len(f) >= COMPOUND_MIN_PART and is_word(f) for f in firsts):
             return last
     return None
 
@@ -228,7 +222,9 @@ class Generator:
 
     def compound(self, pid: int, rng: random.Random) -> Query | None:
         """A `compound` query from one of the title's compounds (module docstring), or None."""
-        heads = {w: compound_head(folded(w)) for w in self.titles[pid] if self.language == "de" and len(w) >= 8}
+        # Zipf is log10 of the frequency per billion words.
+        is_word = functools.cache(lambda part: self.frequency_of(part) >= 10 ** (COMPOUND_MIN_ZIPF - 9))
+        heads = {w: compound_head(folded(w), is_word) for w in self.titles[pid] if self.language == "de" and len(w) >= 8}
         heads = {w: h for w, h in heads.items() if h}
         if not heads:
             return None
