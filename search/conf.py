@@ -259,8 +259,9 @@ class RankingSettings:
     )
     held_forms: int = _doc(
         "A word the blog lacks but holds in forms its stemmer keeps apart (German, French) is searched in this many of them, "
-        "nearest first (search/languages.py), on top of `max_alternatives`; 0 turns it off.",
-        3,
+        "its lemma's by the lexicon first (search/lemmas.py), then the nearest by ending (search/languages.py), "
+        "on top of `max_alternatives`; 0 turns it off.",
+        8,
         min=0,
     )
     compound_forms: int = _doc(

@@ -93,6 +93,8 @@ class Vocabulary(models.Model):
     min_docs = models.PositiveIntegerField()
     format = models.CharField(max_length=20, default="hashes")
     words = models.BinaryField()
+    # A German or French blog's forms of the lemmas it holds (search/lemmas.py); empty otherwise.
+    forms = models.BinaryField(default=b"")
     size = models.PositiveIntegerField()
     built = models.DateTimeField(auto_now=True)
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from django.db import Error
 
-from search import compounds, conf, process, soundalikes
+from search import compounds, conf, lemmas, process, soundalikes
 from search.models import FreshWord, Vocabulary
 
 try:  # the compiled extension (native/lexicon/, built by `make`); without it searches ask Elasticsearch
@@ -62,6 +62,8 @@ class Dictionary:
 
     built: "Lexicon"
     fresh: "Lexicon | None"
+    # The forms of the lemmas the blog holds (search/lemmas.py): German and French blogs only.
+    forms: lemmas.FormIndex | None = None
     # Candidates per (word, edits, prefix length, limit): the words of a query being typed are
     # looked up again at every keystroke. Dies with the snapshot; bounded.
     memo: dict = field(default_factory=dict, compare=False, repr=False)
@@ -82,6 +84,10 @@ class Dictionary:
             index = self.sounds["compounds"] = compounds.build(self.built, documents_holding)
         return index
 
+    def forms_of(self, word: str) -> list[str]:
+        """The blog's words of the lemma of `word` (folded), most documents first (search/lemmas.py)."""
+        return self.forms.words_of(word) if self.forms is not None else []
+
     def counts(self, word: str) -> tuple[int, int, int] | None:
         """The build's counts, or for a word it lacks, the fresh documents' (never both: a word the
         build holds is never fresh, `_refresh` drops any such row)."""
@@ -101,7 +107,8 @@ class Dictionary:
 
     @property
     def nbytes(self) -> int:
-        return self.built.nbytes + (self.fresh.nbytes if self.fresh is not None else 0)
+        forms = len(self.forms.blob) if self.forms is not None else 0
+        return self.built.nbytes + (self.fresh.nbytes if self.fresh is not None else 0) + forms
 
     def completions(self, prefix: str, limit: int, field: int | None = None) -> list[tuple[str, tuple]]:
         found = dict(self.built.completions(prefix, limit, field))
@@ -135,9 +142,10 @@ class Dictionary:
         return sorted(merged, key=lambda w: (w[1], -sum(w[2]), w[0]))
 
 
-def from_words(words: dict[str, tuple[int, int, int]], fresh: dict[str, tuple[int, int, int]] | None = None) -> Dictionary:
-    """A dictionary of these words (tests, benchmarks)."""
-    return Dictionary(Lexicon(Lexicon.build(words.items())), Lexicon(Lexicon.build(fresh.items())) if fresh else None)
+def from_words(words: dict[str, tuple[int, int, int]], fresh: dict[str, tuple[int, int, int]] | None = None, forms: list[str] | None = None) -> Dictionary:
+    """A dictionary of these words (tests, benchmarks); `forms`: lemmas.lines()' lines."""
+    index = lemmas.FormIndex(forms) if forms else None
+    return Dictionary(Lexicon(Lexicon.build(words.items())), Lexicon(Lexicon.build(fresh.items())) if fresh else None, index)
 
 
 # ---------------------------------------------------------------- reading (each web process)
@@ -152,6 +160,7 @@ class _Loaded:
         self.generation = object()  # matches nothing
         self.built = None
         self.data = None
+        self.forms: lemmas.FormIndex | None = None
         self.fresh_rows = 0  # FreshWord rows read (some may be words the build has)
         self.dictionary: Dictionary | None = None
 
@@ -188,24 +197,26 @@ def _refresh(state: _Loaded) -> None:
     if built is None or Lexicon is None:
         state.built, state.data, state.dictionary, state.fresh_rows = None, None, None, 0
         return
-    data = state.data
+    data, forms = state.data, state.forms
     if built != state.built:
-        raw = Vocabulary.objects.filter(prefix=prefix, built=built).values_list("words", flat=True).first()
-        if raw is None:  # replaced or dropped since the line above: the next generation change reads it
+        row = Vocabulary.objects.filter(prefix=prefix, built=built).values_list("words", "forms").first()
+        if row is None:  # replaced or dropped since the line above: the next generation change reads it
             return
+        raw, raw_forms = row
         try:
             data = Lexicon(bytes(raw))
         except ValueError as exc:
             log.error("the stored dictionary does not load (%s): searching without it until the next build", exc)
             state.built, state.data, state.dictionary = built, None, None
             return
+        forms = lemmas.FormIndex.from_blob(bytes(raw_forms)) if raw_forms else None
     if data is None:
         return  # a bad build, already reported
     if built != state.built or FreshWord.objects.filter(prefix=prefix).count() != state.fresh_rows:
         rows = list(FreshWord.objects.filter(prefix=prefix).values_list("word", "title", "text", "comment"))
         fresh = {word: (title, text, comment) for word, title, text, comment in rows if word not in data}
         extra = Lexicon(Lexicon.build(fresh.items())) if fresh else None
-        state.built, state.data, state.dictionary = built, data, Dictionary(data, extra)
+        state.built, state.data, state.forms, state.dictionary = built, data, forms, Dictionary(data, extra, forms)
         state.fresh_rows = len(rows)
 
 

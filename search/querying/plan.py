@@ -184,9 +184,11 @@ def _held(known):
 
 def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings) -> dict[int, list[str]]:
     """Of the unknown words, those the blog holds in forms their stemmer keeps apart ("sommers":
-    sommer, "listait": liste), each with up to `ranking.held_forms` of them, nearest first
-    (languages.held_forms): searched in those forms too, as typed (service._run). Not a word the
-    blog holds as typed ("ronda", in one post). Empty for English."""
+    sommer, "listait": liste, "donneront": donne), each with up to `ranking.held_forms` of them:
+    the forms of its lemma by the language's lexicon first, most documents first (`known.forms_of`,
+    search/lemmas.py), then the nearest by ending (languages.held_forms). Searched in those forms
+    too, as typed (service._run). Not a word the blog holds as typed ("ronda", in one post).
+    Empty for English."""
     found, held, language = words(query), _held(known), cfg.index.language
     if language not in languages.APART_ENDINGS:  # English: its plural rule lives in the corrections
         return {}
@@ -196,7 +198,11 @@ def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings) -> di
     real = lambda word: realwords.is_real(word, cfg.ranking.rare_word_min_zipf, language)  # noqa: E731
     asked = {i: word for i, word in folded.items() if word.isascii() and word.isalnum() and not held(word)}
     limit = cfg.ranking.held_forms
-    forms = {i: languages.held_forms(word, language, held, letter=real(word), limit=limit) for i, word in asked.items()}
+    lexical = getattr(known, "forms_of", lambda word: [])  # the lexicon's forms first (search/lemmas.py)
+    forms = {
+        i: list(dict.fromkeys([*filter(held, lexical(word)), *languages.held_forms(word, language, held, letter=real(word), limit=limit)]))[:limit]
+        for i, word in asked.items()
+    }
     return {i: held_ for i, held_ in forms.items() if held_}
 
 

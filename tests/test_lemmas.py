@@ -1,0 +1,71 @@
+"""A word's other forms by its language's lexicon (search/lemmas.py; issue 53, point 2): built
+from a lexicon's (form, lemma) pairs and the blog's words, read by binary search. Plain data:
+a small lexicon here, simplemma's in tests/test_languages.py."""
+
+import pytest
+
+from search import conf, lemmas
+from search.querying import plan
+from search.vocabulary import from_words
+
+PAIRS = [
+    ("donneront", "donner"),
+    ("donne", "donner"),
+    ("donnent", "donner"),
+    ("donner", "donner"),
+    ("sache", "savoir"),
+    ("savez", "savoir"),
+    ("créant", "créer"),
+    ("créez", "créer"),
+    ("Häuser", "Haus"),
+    ("sus", "savoir"),  # too short to stand for anything
+    ("aurons", "avoir"),  # "avons" is a French stop word: never a form to search
+    ("avons", "avoir"),
+    ("-t-il", "il"),
+]
+HELD = {"donne": 9, "donnent": 2, "savez": 1, "creez": 3, "haus": 4, "avons": 7}
+
+
+def lines(held=HELD, pairs=PAIRS, language="fr", **kw):
+    return lemmas.lines(held, lambda: iter(pairs), language, **kw)
+
+
+def test_each_form_the_blog_lacks_names_the_blog_s_words_of_its_lemma_most_documents_first():
+    assert lines() == [
+        "creant\tcreez",
+        "donner\tdonne donnent",
+        "donneront\tdonne donnent",
+        "hauser\thaus",
+        "sache\tsavez",
+    ]
+    assert lines(stored=1)[1] == "donner\tdonne"
+
+
+def test_a_word_the_lexicon_lacks_is_its_own_lemma():
+    assert lines(held={"haus": 1}, pairs=[("Häuser", "Haus")]) == ["hauser\thaus"]
+    assert lines(held={"unknown": 1}, pairs=[("Häuser", "Haus")]) == []
+
+
+def test_the_index_finds_a_form_s_words_and_nothing_for_others():
+    index = lemmas.FormIndex.from_blob(lemmas.FormIndex(lines()).blob)
+    assert index.words_of("donneront") == ["donne", "donnent"]
+    assert index.words_of("sache") == ["savez"]
+    assert index.words_of("donne") == [] and index.words_of("donn") == [] and index.words_of("zzz") == []
+    assert len(index) == 5
+    empty = lemmas.FormIndex.from_blob(b"")
+    assert empty.words_of("sache") == [] and len(empty) == 0
+
+
+@pytest.mark.parametrize(("limit", "expected"), [(8, ["donne", "donnent", "donnerait"]), (2, ["donne", "donnent"]), (1, ["donne"])])
+def test_the_lexicon_s_forms_come_before_those_found_by_ending(limit, expected):
+    """ "donneront": the lexicon names "donne" and "donnent"; by ending alone the nearest held form
+    is "donnerait", and "donne" came after the limit (bench/language_relevance.py, kind inflected)."""
+    known = from_words({w: (1, 1, 0) for w in ("donne", "donnent", "donnerait", "pluie")}, forms=["donneront\tdonne donnent"])
+    cfg = conf.build({"LANGUAGE": "fr", "HELD_FORMS": limit})
+    assert plan.held_forms("donneront pluie", [0], known, cfg) == {0: expected}
+
+
+def test_english_takes_no_forms_and_a_plain_set_of_words_only_endings():
+    known = from_words({"run": (1, 1, 0)}, forms=["ran\trun"])
+    assert plan.held_forms("ran", [0], known, conf.build({"LANGUAGE": "en"})) == {}
+    assert plan.held_forms("donneront", [0], {"donne", "donnerait"}, conf.build({"LANGUAGE": "fr"})) == {0: ["donnerait", "donne"]}
