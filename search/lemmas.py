@@ -26,6 +26,9 @@ from search.words import key_word
 LANGUAGES = frozenset({"de", "fr"})
 # The blog's words stored for each form; the query takes up to ranking.held_forms of them.
 STORED = 8
+# At most this many lines, about 5 MB a process: a blog holding most of a lexicon's lemmas keeps
+# the forms of its commoner words (a German blog holding 80% of them would need 570,000 lines).
+MOST_LINES = 200_000
 # No form or lemma shorter than this: "sus", "as", "es" are too many things at once.
 MIN_LETTERS = 4
 SEPARATOR = "\t"
@@ -52,10 +55,10 @@ def _folded(pairs: Pairs) -> Iterable[tuple[str, str]]:
             yield f, lemma
 
 
-def lines(held: Mapping[str, int], pairs: Pairs, language: str, *, stored: int = STORED) -> list[str]:
+def lines(held: Mapping[str, int], pairs: Pairs, language: str, *, stored: int = STORED, most: int = MOST_LINES) -> list[str]:
     """The sorted "form<TAB>word word" lines: each form the blog lacks of a lemma it holds, with
-    the blog's words of that lemma, most documents first. `held`: the blog's folded words and how
-    many documents hold each; `pairs`: the lexicon (twice walked). Pure."""
+    the blog's words of that lemma, most documents first; at most `most` lines. `held`: the
+    blog's folded words and how many documents hold each; `pairs`: the lexicon (twice walked). Pure."""
     usable = lambda word: len(word) >= MIN_LETTERS and not is_stop_word_of(word, language)  # noqa: E731
     words_of: dict[str, set[str]] = defaultdict(set)
     for word in held:  # a word the lexicon lacks is its own lemma
@@ -65,11 +68,13 @@ def lines(held: Mapping[str, int], pairs: Pairs, language: str, *, stored: int =
         if form in held and usable(form):
             words_of[lemma].add(form)
     forms: dict[str, set[str]] = defaultdict(set)
-    for form, lemma in _folded(pairs):
-        if form not in held and lemma in words_of:
+    for form, lemma in _folded(pairs):  # a stop word typed is no other form: "serions" is no "etre"
+        if form not in held and lemma in words_of and usable(form):
             forms[form] |= words_of[lemma]
-    best = lambda words: sorted(words, key=lambda w: (-held[w], w))[:stored]  # noqa: E731
-    return sorted(f"{form}{SEPARATOR}{' '.join(best(words))}" for form, words in forms.items())
+    best = {form: sorted(words, key=lambda w: (-held[w], w))[:stored] for form, words in forms.items()}
+    if len(best) > most:  # a very large blog: the forms whose words more documents hold
+        best = dict(sorted(best.items(), key=lambda fw: -held[fw[1][0]])[:most])
+    return sorted(f"{form}{SEPARATOR}{' '.join(words)}" for form, words in best.items())
 
 
 class FormIndex(SortedLines):

@@ -56,6 +56,8 @@ JOINED = re.compile(r"[A-Za-z0-9]+(?:[_'][A-Za-z0-9]+)+")
 _PLAIN = re.compile(r"\w+", re.UNICODE)
 
 _POSSESSIVES = ("'s", "\u2019s")
+# Letters asciifolding writes as others that NFKD leaves alone.
+_LIGATURES = str.maketrans({"ß": "ss", "œ": "oe", "æ": "ae", "ø": "o", "ł": "l", "đ": "d", "þ": "th"})
 
 
 @lru_cache(maxsize=8)
@@ -90,7 +92,7 @@ def plain_words(text: str) -> list[str]:
 def key_word(word: str) -> str:
     """A word as the exact analyzer keeps it, near enough to match a rule's side against a query:
     lowercased, the possessive 's dropped, accents folded ("Kirby's" -> kirby, "Café" -> cafe)."""
-    word = word.lower().replace("ß", "ss")  # as asciifolding writes it ("straße": strasse)
+    word = word.lower().translate(_LIGATURES)  # as asciifolding writes them ("straße": strasse, "cœur": coeur)
     for possessive in _POSSESSIVES:
         word = word.removesuffix(possessive)
     return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))

@@ -22,8 +22,10 @@ PAIRS = [
     ("aurons", "avoir"),  # "avons" is a French stop word: never a form to search
     ("avons", "avoir"),
     ("-t-il", "il"),
+    ("serions", "être"),  # a stop word typed stands for no other word
+    ("été", "être"),
 ]
-HELD = {"donne": 9, "donnent": 2, "savez": 1, "creez": 3, "haus": 4, "avons": 7}
+HELD = {"donne": 9, "donnent": 2, "savez": 1, "creez": 3, "haus": 4, "avons": 7, "etre": 2}
 
 
 def lines(held=HELD, pairs=PAIRS, language="fr", **kw):
@@ -39,6 +41,10 @@ def test_each_form_the_blog_lacks_names_the_blog_s_words_of_its_lemma_most_docum
         "sache\tsavez",
     ]
     assert lines(stored=1)[1] == "donner\tdonne"
+
+
+def test_a_large_blog_keeps_the_forms_of_its_commoner_words():
+    assert lines(most=2) == ["donner\tdonne donnent", "donneront\tdonne donnent"]
 
 
 def test_a_word_the_lexicon_lacks_is_its_own_lemma():
@@ -63,6 +69,13 @@ def test_the_lexicon_s_forms_come_before_those_found_by_ending(limit, expected):
     known = from_words({w: (1, 1, 0) for w in ("donne", "donnent", "donnerait", "pluie")}, forms=["donneront\tdonne donnent"])
     cfg = conf.build({"LANGUAGE": "fr", "HELD_FORMS": limit})
     assert plan.held_forms("donneront pluie", [0], known, cfg) == {0: expected}
+
+
+def test_a_slip_that_is_some_rare_form_is_no_form():
+    """A word the language does not use takes no lexicon forms: "casera" is a form of "caser"
+    and a slip of "camera", a typo to correct (a reviewer's find on 60378aa)."""
+    known = from_words({w: (1, 1, 0) for w in ("caser", "camera")}, forms=["casera\tcaser", "sache\tsavez"])
+    assert plan.held_forms("casera", [0], known, conf.build({"LANGUAGE": "fr"})) == {}
 
 
 def test_english_takes_no_forms_and_a_plain_set_of_words_only_endings():

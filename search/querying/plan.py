@@ -198,9 +198,11 @@ def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings) -> di
     real = lambda word: realwords.is_real(word, cfg.ranking.rare_word_min_zipf, language)  # noqa: E731
     asked = {i: word for i, word in folded.items() if word.isascii() and word.isalnum() and not held(word)}
     limit = cfg.ranking.held_forms
-    lexical = getattr(known, "forms_of", lambda word: [])  # the lexicon's forms first (search/lemmas.py)
+    # The lexicon's forms first (search/lemmas.py), of a word the language uses only: a slip may
+    # be some rare form ("casera" for "camera" is no form of "caser").
+    lexical = lambda word: [*filter(held, known.forms_of(word))] if hasattr(known, "forms_of") and real(word) else []  # noqa: E731
     forms = {
-        i: list(dict.fromkeys([*filter(held, lexical(word)), *languages.held_forms(word, language, held, letter=real(word), limit=limit)]))[:limit]
+        i: list(dict.fromkeys([*lexical(word), *languages.held_forms(word, language, held, letter=real(word), limit=limit)]))[:limit]
         for i, word in asked.items()
     }
     return {i: held_ for i, held_ in forms.items() if held_}
