@@ -13,7 +13,8 @@ In order, for each word of a query:
    - a slip, at any length: a key next to the typed one, two neighbours swapped, a letter
      dropped, a letter doubled or an extra key next to its neighbour;
    - spelled by sound, from `sound_min_length` letters ("jurny": journey, "exersize": exercise),
-     a first vowel heard for another too, the rest as typed ("ascape": escape);
+     a first vowel heard for another too, the rest as typed ("ascape": escape), and any one vowel
+     for another ("suger": sugar, though Double Metaphone says "shugar");
    - any other single edit from `weak_typo_min_length` letters ("opague": opaque, "imgage":
      image), never at the first letter ("xamarin" is no "tamarin");
    - two edits from `two_typos_min_length` letters, or when both double or undouble a letter
@@ -46,7 +47,7 @@ from dataclasses import dataclass, replace
 
 from search import sounds
 from search.alternative import Alternative
-from search.querying.typo_model import KEY, exchanged, keys_of, osa, osa_alignments, sounds_alike, within_sound_reach
+from search.querying.typo_model import FIRST_VOWELS, KEY, exchanged, keys_of, osa, osa_alignments, sounds_alike, within_sound_reach
 from search.stopwords import is_stop_word
 from search.words import key_word, words
 
@@ -144,7 +145,10 @@ def sure(
         # real word too.
         return n == 2 and ((len(typed) >= two_min_length and not slips_only) or _single(typed) == _single(candidate))
     strong, at = _one_edit(typed, candidate, keys_of(keyboard))
-    return strong or (not slips_only and len(typed) >= weak_min_length and at > 0)
+    # A vowel written for another past the first letter, from `sound_min_length`: heard so, even
+    # where the sound key tells the words apart ("suger": sugar, which Double Metaphone says "shugar").
+    vowel = len(typed) == len(candidate) and len(typed) >= sound_min_length and typed[at] in FIRST_VOWELS and candidate[at] in FIRST_VOWELS
+    return strong or (not slips_only and at > 0 and (len(typed) >= weak_min_length or vowel))
 
 
 def _pairs(a: list[str], b: list[str]) -> list[tuple[str, str]] | None:
