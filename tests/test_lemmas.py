@@ -82,3 +82,20 @@ def test_english_takes_no_forms_and_a_plain_set_of_words_only_endings():
     known = from_words({"run": (1, 1, 0)}, forms=["ran\trun"])
     assert plan.held_forms("ran", [0], known, conf.build({"LANGUAGE": "en"})) == {}
     assert plan.held_forms("donneront", [0], {"donne", "donnerait"}, conf.build({"LANGUAGE": "fr"})) == {0: ["donnerait", "donne"]}
+
+
+def test_an_inflection_the_stemmer_finds_is_searched_in_its_lemma_s_forms_too():
+    """ "photographies": the stemmed fields find "photographie" and "photographe" alike; the
+    lexicon's form puts the title holding "photographie" first. The lexicon's forms only, since
+    the stemmer finds those by ending; never a word typed as the blog holds it, nor in English."""
+    known = from_words(
+        {w: (5, 5, 0) for w in ("photographie", "photographe", "photographier", "tatin")},
+        forms=["photographies\tphotographie photographier"],
+    )
+    cfg = conf.build({"LANGUAGE": "fr"})
+    unknown, inflected = plan.scan_words("photographies tatin", known, cfg)
+    assert (unknown, inflected) == ([], [0])
+    assert plan.held_forms("photographies tatin", unknown, known, cfg, inflected=inflected) == {0: ["photographie", "photographier"]}
+    assert plan.held_forms("photographies tatin", [], known, cfg) == {}
+    assert plan.held_forms("photographie tatin", [], known, cfg, inflected=[0]) == {}
+    assert plan.held_forms("photographies", [], known, conf.build({"LANGUAGE": "en"}), inflected=[0]) == {}

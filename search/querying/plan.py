@@ -14,7 +14,7 @@ before any request:
 `choose_alternatives` turns the suggestions (either source, or the word cache's copy) into alternatives.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from search import compounds, languages, realwords, symbols
 from search.alternative import Alternative
@@ -150,9 +150,17 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
     word ("c#": search/symbols.py) is never corrected: it is typed on purpose, and its token is
     no word a reader would recognise as a correction. Nor a French word whose elided article
     leaves a word `known` holds or a stop word ("c'est"): the analyzers take the article off."""
+    return scan_words(query, known, cfg)[0]
+
+
+def scan_words(query: str, known, cfg: SearchSettings) -> tuple[list[int], list[int]]:
+    """unknown_words, and the indices of the words the blog lacks as typed but holds in another
+    form its stemmed fields find ("photographies": photographie, photographe). Those are never
+    corrected; they are searched in the lexicon's forms too (held_forms), so the same lemma ranks
+    before the same stem alone."""
     min_length = cfg.ranking.suggester.min_word_length
     held = _held(known)  # by any document: the stemmed fields then find another form of it as typed
-    out = []
+    out, inflected = [], []
     for i, (start, end, word) in enumerate(words(query)):
         if len(out) >= cfg.ranking.max_suggest_words:
             break
@@ -172,9 +180,10 @@ def unknown_words(query: str, known, cfg: SearchSettings) -> list[int]:
         # as typed. Folded as the dictionary holds words (an accented one was corrected, 2026-12-03).
         folded = key_word(word)
         if folded.isalnum() and languages.another_form_held(folded, cfg.index.language, held):
+            inflected.append(i)
             continue
         out.append(i)
-    return out
+    return out, inflected
 
 
 def _held(known):
@@ -182,13 +191,14 @@ def _held(known):
     return (lambda w: known.counts(w) is not None) if hasattr(known, "counts") else known.__contains__
 
 
-def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings) -> dict[int, list[str]]:
+def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings, *, inflected: Iterable[int] = ()) -> dict[int, list[str]]:
     """Of the unknown words, those the blog holds in forms their stemmer keeps apart ("sommers":
     sommer, "listait": liste, "donneront": donne), each with up to `ranking.held_forms` of them:
     the forms of its lemma by the language's lexicon first, most documents first (`known.forms_of`,
     search/lemmas.py), then the nearest by ending (languages.held_forms). Searched in those forms
     too, as typed (service._run). Not a word the blog holds as typed ("ronda", in one post).
-    Empty for English."""
+    The `inflected` words (scan_words) take the lexicon's forms only: the stemmer finds
+    the others, and a title's "micro" then ranks before "Microsoft" for "micros". Empty for English."""
     found, held, language = words(query), _held(known), cfg.index.language
     if language not in languages.APART_ENDINGS:  # English: its plural rule lives in the corrections
         return {}
@@ -205,6 +215,10 @@ def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings) -> di
         i: list(dict.fromkeys([*lexical(word), *languages.held_forms(word, language, held, letter=real(word), limit=limit)]))[:limit]
         for i, word in asked.items()
     }
+    for i in inflected:
+        word = key_word(found[i][2])
+        if i not in forms and word.isalnum() and not held(word):
+            forms[i] = lexical(word)[:limit]
     return {i: held_ for i, held_ in forms.items() if held_}
 
 

@@ -386,11 +386,13 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     cfg = conf.get()
     query = result.parsed.searched
     dictionary = vocabulary.current(gen)
-    unknown = plan.unknown_words(query, dictionary if dictionary is not None else frozenset(), cfg)
+    unknown, inflected = plan.scan_words(query, dictionary if dictionary is not None else frozenset(), cfg)
     unknown = [i for i in unknown if i >= result.parsed.fixed_words]  # a quoted word is never corrected
+    inflected = [i for i in inflected if i >= result.parsed.fixed_words]
     # A word the blog holds only in a form its stemmer keeps apart: that form too. A word the
     # language uses is not corrected; another ("listait", "utilent") is, the form competing.
-    forms = plan.held_forms(query, unknown, dictionary, cfg) if dictionary is not None and not result.verbatim else {}
+    # One the stemmer finds: its lemma's forms too ("photographies": photographie, not photographe).
+    forms = plan.held_forms(query, unknown, dictionary, cfg, inflected=inflected) if dictionary is not None and not result.verbatim else {}
     unknown = [i for i in unknown if i not in plan.real_words(query, forms, cfg)]
     held = plan.form_alternatives(query, forms, cfg) + _compounds(result, query, dictionary, unknown, cfg)
     last_present = True
