@@ -203,6 +203,21 @@ def test_a_likely_correction_changes_every_unknown_word_by_one_edit():
     assert not likely("recieve", "receive", absent=absent, real=never, rare=lambda w: True)  # a real word, however rare
 
 
+def test_an_unfinished_word_is_likely_by_the_start_of_its_completion():
+    """ "with clearahc" typed in the instant box found nothing, with "clearances" (one post) only
+    offered: "clearahc" is three edits from it, one from its start "clearanc". A completion that
+    adds more than NAME_TAIL letters is a name made on the start, not its end (bench/absent_words.py:
+    "podman" is no "padmanabhan")."""
+    from search.querying.corrections import likely
+
+    absent = lambda w: w in {"clearahc", "podman"}  # noqa: E731
+    never = lambda w: False  # noqa: E731
+    assert likely("with clearahc", "with clearances", absent=absent, real=never, rare=never, unfinished=True)
+    assert not likely("with clearahc", "with clearances", absent=absent, real=never, rare=never)  # a finished word: three edits
+    assert not likely("podman", "padmanabhan", absent=absent, real=never, rare=never, unfinished=True)
+    assert not likely("clearahc", "clearances", absent=absent, real=lambda w: True, rare=never, unfinished=True)  # a real word
+
+
 def test_edits_counts_a_swap_as_one():
     assert (edits("pyhton", "python"), edits("godot", "good"), edits("a", "a")) == (1, 2, 0)
 
@@ -356,6 +371,18 @@ def test_a_likely_correction_is_shown_when_nothing_is_found_as_typed(client, bui
     assert data["results"][0]["title"] == "Notes of a stone mason"
     html = client.get(reverse("search:results"), {"q": "mapon "}).content.decode()
     assert 'Showing results for <strong>mason</strong><span class="typed-note"> (nothing was found for mapon)</span>' in html
+
+
+def test_an_unfinished_word_that_finds_nothing_is_completed_from_its_corrected_start(client, build_index, settings):
+    """ "clearahc" (no space after it) is one slip from "clearanc": the one post holding
+    "clearances" is shown, not an empty dropdown with "Did you mean"."""
+    settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0}
+    make_post("Screening people with clearances", "Who may read what.")
+    make_post("Clearing floats", "A layout note.")
+    build_index()
+    data = client.get(reverse("search:api"), {"q": "with clearahc"}).json()
+    assert (data["showing_for"], data["fell_back"], data["did_you_mean"]) == ("with clearances", True, "")
+    assert data["results"][0]["title"] == "Screening people with clearances"
 
 
 def test_sound_alikes_three_edits_away_are_sure_when_they_do_not_shorten_the_word():

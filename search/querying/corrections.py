@@ -29,7 +29,8 @@ In order, for each word of a query:
 6. **Never an empty page by mistake.** When the sure alternatives find nothing, the best other
    correction is searched too if it is `likely`: one edit from `LIKELY_MIN_LENGTH` letters, the
    first letter kept, no real word changed and no unknown word kept. Its results are shown as "Showing results for ...". A real
-   word the blog lacks keeps its honest empty page, with "Did you mean ...?".
+   word the blog lacks keeps its honest empty page, with "Did you mean ...?". An unfinished last
+   word is judged by the start of its completion, NAME_TAIL letters or fewer from its end.
 7. **The words typed, in the likely order.** When a word stays as typed beside words the blog
    holds, those words alone find posts, which "blog enginin" would rank by "blog" alone. The best
    correction that is `hinted` is searched beside them, weighed least: it changes no real word,
@@ -236,17 +237,32 @@ def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=N
 LIKELY_MIN_LENGTH = 5
 
 
-def likely(typed: str, corrected: str, *, absent, real, rare) -> bool:
+def likely(typed: str, corrected: str, *, absent, real, rare, unfinished: bool = False) -> bool:
     """Whether a correction that is not sure is still the likely meaning of a query that finds
     nothing as typed (module docstring, step 6): it changes every word the blog lacks (it keeps
     no unknown word), each into a word one edit away with the same first letter, and none of them
     is a real word (`real` or `rare`) or shorter than LIKELY_MIN_LENGTH. Two edits are as often
-    another name as a typo ("blazor": blair, "vuejs": views: bench/absent_words.py)."""
+    another name as a typo ("blazor": blair, "vuejs": views: bench/absent_words.py). An
+    `unfinished` last word is judged by the start of its completion, when the reader has typed all
+    but NAME_TAIL letters of it: "clearahc" is one edit from "clearanc", so "clearances", held by
+    one post, fills an empty dropdown; "podman" is no start of "padmanabhan"."""
     split = _same_and_changed(typed, corrected)
     if split is None:
         return False
     same, changed = split
+    last = key_word(words(typed)[-1][2]) if unfinished and words(typed) else None
+    changed = [(x, _nearest_start(x, y) if x == last else y) for x, y in changed]
     return bool(changed) and not any(absent(x) for x in same) and _guesses(changed, absent=absent, real=real, rare=rare)
+
+
+def _nearest_start(typed: str, completed: str) -> str:
+    """The start of `completed` one edit from `typed`, as long as it or one letter longer
+    (_sure_start's lengths), or `completed` itself when none is or when the completion adds
+    more than NAME_TAIL letters to what was typed (a name made on it, not its end)."""
+    n = len(typed)
+    if len(completed) - n > NAME_TAIL:
+        return completed
+    return next((completed[:k] for k in range(n, min(len(completed), n + 1) + 1) if edits(typed, completed[:k]) <= 1), completed)
 
 
 def _same_and_changed(typed: str, corrected: str) -> tuple[list[str], list[tuple[str, str]]] | None:
@@ -319,8 +335,8 @@ class Judge:
             split_min_part=r.split_min_part,
         )
 
-    def likely(self, typed: str, corrected: str) -> bool:
-        return likely(typed, corrected, absent=self.absent, real=self.real, rare=self.rare)
+    def likely(self, typed: str, corrected: str, *, completing: bool = False) -> bool:
+        return likely(typed, corrected, absent=self.absent, real=self.real, rare=self.rare, unfinished=completing)
 
     def hinted(self, typed: str, corrected: str) -> bool:
         return hinted(typed, corrected, absent=self.absent, real=self.real, rare=self.rare)
@@ -364,10 +380,10 @@ def offered(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -
     return ""
 
 
-def fallback(alts: list[Alternative], dropped: list[Alternative], judge: Judge) -> list[Alternative]:
+def fallback(alts: list[Alternative], dropped: list[Alternative], judge: Judge, *, completing: bool = False) -> list[Alternative]:
     """The alternatives to search when the sure ones found nothing (step 6): what was typed and the
-    best likely correction; empty when none is likely."""
-    best = next((alt for alt in dropped if judge.likely(alts[0].text, alt.text)), None)
+    best likely correction; empty when none is likely. `completing`: the last word is unfinished."""
+    best = next((alt for alt in dropped if judge.likely(alts[0].text, alt.text, completing=completing)), None)
     return [alts[0], best] if best is not None else []
 
 

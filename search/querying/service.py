@@ -434,7 +434,7 @@ def _fall_back(result: SearchResult, executor: Executor, gen, cfg, dictionary, q
     was searched first."""
     alternatives, dropped, judge, unknown = judged
     searched, ranking = result.alternatives, cfg.ranking
-    tries = [lambda: corrections.fallback(alternatives, dropped, judge)]
+    tries = [lambda: corrections.fallback(alternatives, dropped, judge, completing=result.completing)]
     if dictionary is not None:
         far = {"costs": ranking.typo_costs, "min_docs": ranking.known_word_min_docs, "floor": ranking.far_guess_min_score}
         guesses = functools.partial(candidates.far_guesses, dictionary=dictionary, **far)
