@@ -4,7 +4,7 @@ corrected (issue 48), a real word the blog lacks is not rewritten into another (
 import pytest
 from django.urls import reverse
 
-from search import vocabulary
+from search import conf, vocabulary
 from search.alternative import Alternative
 from search.querying import candidates
 from search.querying.corrections import Judge, edits, sure, sure_rewrite, two_slips
@@ -205,17 +205,19 @@ def test_a_likely_correction_changes_every_unknown_word_by_one_edit():
 
 def test_an_unfinished_word_is_likely_by_the_start_of_its_completion():
     """ "with clearahc" typed in the instant box found nothing, with "clearances" (one post) only
-    offered: "clearahc" is three edits from it, one from its start "clearanc". A completion that
-    adds more than NAME_TAIL letters is a name made on the start, not its end (bench/absent_words.py:
-    "podman" is no "padmanabhan")."""
-    from search.querying.corrections import likely
+    offered: "clearahc" is three edits from it, and a neighbouring key from its start "clearanc".
+    The start must be a slip ("podmas" is no slip of "podman") and the completion add at most
+    NAME_TAIL letters ("padmanabhan"); only the last word is unfinished (a reviewer's finds)."""
 
-    absent = lambda w: w in {"clearahc", "podman"}  # noqa: E731
-    never = lambda w: False  # noqa: E731
-    assert likely("with clearahc", "with clearances", absent=absent, real=never, rare=never, unfinished=True)
-    assert not likely("with clearahc", "with clearances", absent=absent, real=never, rare=never)  # a finished word: three edits
-    assert not likely("podman", "padmanabhan", absent=absent, real=never, rare=never, unfinished=True)
-    assert not likely("clearahc", "clearances", absent=absent, real=lambda w: True, rare=never, unfinished=True)  # a real word
+    lacks = {"clearahc", "podman", "gradlr", "gradle"}
+    judge = Judge(absent=lacks.__contains__, held=lambda w: 1, real=lambda w: False, rare=lambda w: False, ranking=conf.build({}).ranking)
+    assert judge.likely("with clearahc", "with clearances", completing=True)
+    assert not judge.likely("with clearahc", "with clearances")  # a finished word: three edits
+    assert not judge.likely("podman", "podmaster", completing=True)
+    assert not judge.likely("podman", "padmanabhan", completing=True)
+    assert not judge.likely("gradle gradle", "gradient gradient", completing=True)  # the first one is finished
+    real = Judge(absent=lacks.__contains__, held=lambda w: 1, real=lambda w: True, rare=lambda w: False, ranking=conf.build({}).ranking)
+    assert not real.likely("clearahc", "clearances", completing=True)  # a real word
 
 
 def test_edits_counts_a_swap_as_one():

@@ -237,31 +237,34 @@ def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=N
 LIKELY_MIN_LENGTH = 5
 
 
-def likely(typed: str, corrected: str, *, absent, real, rare, unfinished: bool = False) -> bool:
+def likely(typed: str, corrected: str, *, absent, real, rare, unfinished: bool = False, sure_start=None) -> bool:
     """Whether a correction that is not sure is still the likely meaning of a query that finds
     nothing as typed (module docstring, step 6): it changes every word the blog lacks (it keeps
     no unknown word), each into a word one edit away with the same first letter, and none of them
     is a real word (`real` or `rare`) or shorter than LIKELY_MIN_LENGTH. Two edits are as often
     another name as a typo ("blazor": blair, "vuejs": views: bench/absent_words.py). An
-    `unfinished` last word is judged by the start of its completion, when the reader has typed all
-    but NAME_TAIL letters of it: "clearahc" is one edit from "clearanc", so "clearances", held by
-    one post, fills an empty dropdown; "podman" is no start of "padmanabhan"."""
-    split = _same_and_changed(typed, corrected)
-    if split is None:
+    `unfinished` last word completed by at most NAME_TAIL letters is judged by the start of its
+    completion, when that start is a sure slip of it (`sure_start(typed, completed)`: _sure_start):
+    "clearahc" is "clearanc" with a neighbouring key, so "clearances", held by one post, fills an
+    empty dropdown. Not "podman" as "podmaster": "podmas" is one edit but no slip."""
+    pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
+    if pairs is None:
         return False
-    same, changed = split
-    last = key_word(words(typed)[-1][2]) if unfinished and words(typed) else None
-    changed = [(x, _nearest_start(x, y) if x == last else y) for x, y in changed]
+    same, changed, last = [], [], len(pairs) - 1
+    for i, (x, y) in enumerate(pairs):
+        if x.lower() == y.lower():
+            same.append(x)
+            continue
+        x, y = key_word(x), key_word(y)
+        started = unfinished and i == last and sure_start is not None and 0 < len(y) - len(x) <= NAME_TAIL
+        changed.append((x, _nearest_start(x, y) if started and sure_start(x, y) else y))
     return bool(changed) and not any(absent(x) for x in same) and _guesses(changed, absent=absent, real=real, rare=rare)
 
 
 def _nearest_start(typed: str, completed: str) -> str:
     """The start of `completed` one edit from `typed`, as long as it or one letter longer
-    (_sure_start's lengths), or `completed` itself when none is or when the completion adds
-    more than NAME_TAIL letters to what was typed (a name made on it, not its end)."""
+    (_sure_start's lengths), or `completed` itself when none is."""
     n = len(typed)
-    if len(completed) - n > NAME_TAIL:
-        return completed
     return next((completed[:k] for k in range(n, min(len(completed), n + 1) + 1) if edits(typed, completed[:k]) <= 1), completed)
 
 
@@ -314,8 +317,21 @@ class Judge:
     rare: object  # word -> whether it is a rarer real word (corrected by slips and sound only)
     ranking: object  # search.conf.RankingSettings
 
-    def sure(self, typed: str, corrected: str, *, completing: bool) -> bool:
+    def _limits(self) -> dict:
+        """sure()'s limits, from the settings."""
         r = self.ranking
+        return {
+            "weak_min_length": r.weak_typo_min_length,
+            "two_min_length": r.two_typos_min_length,
+            "sound_min_length": r.sound_min_length,
+            "two_slips_min_length": r.two_slips_min_length,
+            "exchange_min_length": r.exchange_min_length,
+            "keyboard": r.typo_costs.keyboard,
+            "sound_key": r.typo_costs.sound_key,
+            "split_min_part": r.split_min_part,
+        }
+
+    def sure(self, typed: str, corrected: str, *, completing: bool) -> bool:
         return sure_rewrite(
             typed,
             corrected,
@@ -323,20 +339,15 @@ class Judge:
             held=self.held,
             real=self.real,
             rare=self.rare,
-            completion_min_docs=r.corrected_completion_min_docs,
+            completion_min_docs=self.ranking.corrected_completion_min_docs,
             unfinished=completing,
-            weak_min_length=r.weak_typo_min_length,
-            two_min_length=r.two_typos_min_length,
-            sound_min_length=r.sound_min_length,
-            two_slips_min_length=r.two_slips_min_length,
-            exchange_min_length=r.exchange_min_length,
-            keyboard=r.typo_costs.keyboard,
-            sound_key=r.typo_costs.sound_key,
-            split_min_part=r.split_min_part,
+            **self._limits(),
         )
 
     def likely(self, typed: str, corrected: str, *, completing: bool = False) -> bool:
-        return likely(typed, corrected, absent=self.absent, real=self.real, rare=self.rare, unfinished=completing)
+        limits = self._limits()
+        sure_start = (lambda x, y: _sure_start(x, y, slips_only=True, **limits)) if completing else None  # noqa: E731
+        return likely(typed, corrected, absent=self.absent, real=self.real, rare=self.rare, unfinished=completing, sure_start=sure_start)
 
     def hinted(self, typed: str, corrected: str) -> bool:
         return hinted(typed, corrected, absent=self.absent, real=self.real, rare=self.rare)
