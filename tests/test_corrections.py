@@ -7,7 +7,7 @@ from django.urls import reverse
 from search import conf, vocabulary
 from search.alternative import Alternative
 from search.querying import candidates
-from search.querying.corrections import Judge, edits, sure, sure_rewrite, two_slips
+from search.querying.corrections import Judge, edits, offered, sure, sure_rewrite, two_slips
 from tests.factories import make_post
 
 LIMITS = {"weak_min_length": 6, "two_min_length": 8, "split_min_part": 3}
@@ -218,6 +218,20 @@ def test_an_unfinished_word_is_likely_by_the_start_of_its_completion():
     assert not judge.likely("gradle gradle", "gradient gradient", completing=True)  # the first one is finished
     real = Judge(absent=lacks.__contains__, held=lambda w: 1, real=lambda w: True, rare=lambda w: False, ranking=conf.build({}).ranking)
     assert not real.likely("clearahc", "clearances", completing=True)  # a real word
+
+
+def test_a_word_kept_as_typed_is_looked_up_folded():
+    """The dictionary holds words folded ("editeur"): an accented word kept as typed counted as
+    one the blog lacks, so "éditeur mapon" never fell back, hinted or offered (a reviewer's find)."""
+    from search.querying.corrections import hinted, likely
+
+    absent = lambda w: w not in {"editeur", "mason"}  # noqa: E731
+    never = lambda w: False  # noqa: E731
+    assert likely("Éditeur mapon", "Éditeur mason", absent=absent, real=never, rare=never)
+    assert hinted("éditeur mapon", "éditeur mason", absent=absent, real=never, rare=never)
+    judge = Judge(absent=absent, held=lambda w: 5, real=never, rare=never, ranking=conf.build({}).ranking)
+    kept, dropped = [Alternative(1.1, "éditeur mapon", typed=True)], [Alternative(0.8, "éditeur mason")]
+    assert offered(kept, dropped, judge) == "éditeur mason"
 
 
 def test_edits_counts_a_swap_as_one():

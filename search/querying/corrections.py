@@ -258,7 +258,7 @@ def likely(typed: str, corrected: str, *, absent, real, rare, unfinished: bool =
         x, y = key_word(x), key_word(y)
         started = unfinished and i == last and sure_start is not None and 0 < len(y) - len(x) <= NAME_TAIL
         changed.append((x, _nearest_start(x, y) if started and sure_start(x, y) else y))
-    return bool(changed) and not any(absent(x) for x in same) and _guesses(changed, absent=absent, real=real, rare=rare)
+    return bool(changed) and not any(absent(key_word(x)) for x in same) and _guesses(changed, absent=absent, real=real, rare=rare)
 
 
 def _nearest_start(typed: str, completed: str) -> str:
@@ -301,7 +301,7 @@ def hinted(typed: str, corrected: str, *, absent, real, rare) -> bool:
     if split is None:
         return False
     same, changed = split
-    if not changed or any(absent(x) for x in same) or all(is_stop_word(x) for x in same):
+    if not changed or any(absent(key_word(x)) for x in same) or all(is_stop_word(x) for x in same):
         return False
     return _guesses(changed, absent=absent, real=real, rare=rare, far_from=HINT_FAR_MIN_LENGTH)
 
@@ -386,7 +386,7 @@ def offered(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -
         if split is None:
             return alt.text  # left to the typo model, as before
         same, changed = split
-        if not any(judge.absent(x) for x in same) and all(x[:1] == y[:1] for x, y in changed):
+        if not any(judge.absent(key_word(x)) for x in same) and all(x[:1] == y[:1] for x, y in changed):
             return alt.text if all(judge.finds_enough(x, y) for x, y in changed) else ""
     return ""
 
