@@ -30,7 +30,8 @@ In order, for each word of a query:
    correction is searched too if it is `likely`: one edit from `LIKELY_MIN_LENGTH` letters, the
    first letter kept, no real word changed and no unknown word kept. Its results are shown as "Showing results for ...". A real
    word the blog lacks keeps its honest empty page, with "Did you mean ...?". An unfinished last
-   word is judged by the start of its completion, NAME_TAIL letters or fewer from its end.
+   word is judged by the start of its completion when that start is a slip of it and the
+   completion adds NAME_TAIL letters or fewer.
 7. **The words typed, in the likely order.** When a word stays as typed beside words the blog
    holds, those words alone find posts, which "blog enginin" would rank by "blog" alone. The best
    correction that is `hinted` is searched beside them, weighed least: it changes no real word,

@@ -197,8 +197,9 @@ def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings, *, in
     the forms of its lemma by the language's lexicon first, most documents first (`known.forms_of`,
     search/lemmas.py), then the nearest by ending (languages.held_forms). Searched in those forms
     too, as typed (service._run). Not a word the blog holds as typed ("ronda", in one post).
-    The `inflected` words (scan_words) take the lexicon's forms only: the stemmer finds
-    the others, and a title's "micro" then ranks before "Microsoft" for "micros". Empty for English."""
+    The `inflected` words (scan_words) take the lexicon's forms only: the stemmer finds the
+    others, and "photographies" then ranks a title's "photographie" before "photographe". Empty
+    for English."""
     found, held, language = words(query), _held(known), cfg.index.language
     if language not in languages.APART_ENDINGS:  # English: its plural rule lives in the corrections
         return {}
