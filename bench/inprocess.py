@@ -1,7 +1,9 @@
 """Django set up in this process as production runs it (DEBUG off, the shipped settings), for the
 benchmarks that drive the app through Django's test client instead of an HTTP server
-(bench/profile_search.py, bench/request_parts.py)."""
+(bench/profile_search.py, bench/request_parts.py, bench/spelling_filters.py)."""
 
+import contextlib
+import json
 import os
 
 
@@ -22,3 +24,24 @@ def setup(**environment: str) -> None:
     import django
 
     django.setup()
+
+
+@contextlib.contextmanager
+def recorded(bodies: list):
+    """While open, every search body sent to the entries' indices is appended to `bodies` as
+    (index, body); the requests still go out."""
+    import elastic_transport
+
+    send = elastic_transport.Transport.perform_request
+
+    def recording(self, method, target, *rest, **kwargs):
+        body = kwargs.get("body")
+        if body and target.endswith("/_search") and "-posts" in target:
+            bodies.append((target.split("/")[1], json.loads(body) if isinstance(body, (bytes, str)) else body))
+        return send(self, method, target, *rest, **kwargs)
+
+    elastic_transport.Transport.perform_request = recording
+    try:
+        yield bodies
+    finally:
+        elastic_transport.Transport.perform_request = send

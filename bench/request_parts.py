@@ -26,7 +26,6 @@ collapse). How these grow from 1x to 100x is why this search's latency grows fas
 """
 
 import argparse
-import json
 import statistics
 import sys
 from pathlib import Path
@@ -104,7 +103,6 @@ def main():
     from bench import inprocess
 
     inprocess.setup(SEARCH_CACHE_SECONDS="0")
-    import elastic_transport
     from django.test import Client
 
     from bench.freshqueries import CORRECT, KEYSTROKE, MISSPELLED, pool
@@ -113,15 +111,6 @@ def main():
     from search.client import get_client
 
     bodies: list[tuple[str, dict]] = []
-    send = elastic_transport.Transport.perform_request
-
-    def recording(self, method, target, *rest, **kwargs):
-        body = kwargs.get("body")
-        if body and target.endswith("/_search") and "-posts" in target:
-            bodies.append((target.split("/")[1], json.loads(body) if isinstance(body, (bytes, str)) else body))
-        return send(self, method, target, *rest, **kwargs)
-
-    elastic_transport.Transport.perform_request = recording
     client, es = Client(), get_client()
     posts = load_posts(args.corpus)
     print(f"prefix {conf.get().index.prefix}, {args.queries} fresh queries a kind; Elasticsearch's took, median / mean ms")
@@ -129,9 +118,9 @@ def main():
     print("| --- | --- | " + " | ".join("---" for _ in WAYS) + " | --- |")
     for kind in (KEYSTROKE, CORRECT, MISSPELLED):
         bodies.clear()
-        for q in pool(args.corpus, kind=kind, size=args.queries, seed=args.seed, posts=posts):
-            client.get("/api/search/", {"q": q, "snippets": "0"})
-        elastic_transport.Transport.perform_request = send  # the replays are not recorded
+        with inprocess.recorded(bodies):  # the replays below are not recorded
+            for q in pool(args.corpus, kind=kind, size=args.queries, seed=args.seed, posts=posts):
+                client.get("/api/search/", {"q": q, "snippets": "0"})
         took = {way: [] for way in WAYS}
         same = 0  # bodies whose phases put the same documents in the same order as the bare query
         for index, body in bodies:
@@ -141,7 +130,6 @@ def main():
                 took[way].append(answer["took"])
                 tops[way] = [h["_id"] for h in answer["hits"]["hits"]]
             same += tops[PHASES] == tops[BARE]
-        elastic_transport.Transport.perform_request = recording
         cells = [f"{statistics.median(v):.1f} / {statistics.mean(v):.1f}" for v in took.values()]
         print(f"| {kind} | {len(bodies)} | " + " | ".join(cells) + f" | {same} of {len(bodies)} |")
 
