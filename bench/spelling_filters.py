@@ -26,6 +26,8 @@ sys.path.insert(0, str(ROOT))
 ODD = ["the who", "when they", "the of and", "with firefix", "what is a monad", "hoq to use git", "it's a trap", "whta is"]
 ODD += ["node.js tutorail", "c# generics", '"firefox extension" -chrome']
 ODD += ["was ist eine monade", "wie funktioniert das", "und die der", "qu'est-ce que le web", "comment faire un site", "où est la"]
+# A review's cases: accented and normalised words the stemmed chains read otherwise, a head word that makes no token.
+ODD += ["elemnts", "forcemetn", "compliqeu", "caractres", "coeru", "enormemnt", "magalhes", "_ firf", "thé sûr"]
 
 
 def main() -> None:

@@ -51,16 +51,15 @@ def _named_clauses(query: dict):
                     yield params["_name"], _unnamed(clause)
 
 
-def filters(query: dict, alternatives: list[Alternative], stop_word=None) -> dict[str, dict]:
+def filters(query: dict, alternatives: list[Alternative]) -> dict[str, dict]:
     """Per spelling, the query's clauses of it and of its synonyms as one filter (a post it would
     match); empty when there is one spelling only (its count is the query's own). Of each
     alternative's clauses only those its widest one does not cover (`_covered`): the same posts,
-    without re-reading the phrases' positions in every matching document. `stop_word(word)`: the
-    language's stop words, which the stemmed fields drop (None: an exact phrase is always kept)."""
+    without re-reading the phrases' positions in every matching document."""
     grouped: dict[str, list] = {}
     for i, clauses in _by_alternative(query, len(alternatives)).items():
         widest = next((c["multi_match"] for c in clauses if c.get("multi_match", {}).get("type") == "most_fields"), None)
-        kept = [c for c in clauses if widest is None or c.get("multi_match") is widest or not _covered(c, widest, stop_word)]
+        kept = [c for c in clauses if widest is None or c.get("multi_match") is widest or not _covered(c, widest)]
         grouped.setdefault(key(source(alternatives, i)), []).extend(kept)
     if len(grouped) < 2:
         return {}
@@ -81,35 +80,27 @@ def _field(name: str) -> str:
     return name.partition("^")[0]
 
 
-def _covered(clause: dict, widest: dict, stop_word) -> bool:
+def _covered(clause: dict, widest: dict) -> bool:
     """Whether every document `clause` matches also matches `widest`, its alternative's BM25 clause
     over some words (a `most_fields` multi_match: any of the words in any of its fields). True for
-    a clause over the same words, in fields `widest` reads with the same analyzer, that needs a
-    word there: a phrase, every word, some words, a phrase prefix whose head words are in an exact
-    field. Not a fuzzy clause, a lone word as a prefix, nor another analyzer. An exact phrase in a
-    field `widest` reads only stemmed ("text.exact" beside "text") is covered when one of its words
-    is no stop word: the stemmed field holds that word too."""
+    a phrase, every word or some words of the same words, in fields `widest` reads with the same
+    analyzer: the query's words make the same tokens there. Not a prefix (a head word that makes
+    no token leaves a lone prefix), a fuzzy clause, nor a field `widest` reads otherwise: the
+    bodies' exact phrase is not covered by their stemmed field, whose chain stems before it folds
+    ("éléments" and "elements" stem apart in French) and drops stop words the exact field keeps."""
     ((kind, params),) = clause.items()
     fields = {_field(f) for f in widest["fields"]}
-    words = widest["query"]
-    if kind in ("match", "match_phrase", "match_phrase_prefix", "match_bool_prefix"):
+    words, analyzer = widest["query"], widest.get("analyzer")
+    if kind in ("match", "match_phrase"):
         ((field, p),) = params.items()
         p = p if isinstance(p, dict) else {"query": p}
-        if p.get("query") != words or "fuzziness" in p or p.get("analyzer") != widest.get("analyzer") or field not in fields:
-            return False
-        return kind in ("match", "match_phrase") or (field.endswith(".exact") and len(words.split()) > 1)
+        return p.get("query") == words and "fuzziness" not in p and p.get("analyzer") == analyzer and field in fields
     if kind == "combined_fields":
-        return params.get("query") == words and "analyzer" not in params and {_field(f) for f in params["fields"]} <= fields
-    if kind != "multi_match" or params.get("type") != "phrase" or params.get("query") != words or "fuzziness" in params:
-        return False
-    if params.get("analyzer") != widest.get("analyzer"):
-        return False
-    stemmed_only = {_field(f) for f in params["fields"]} - fields
-    if not stemmed_only:
-        return True
-    bases = {f.removesuffix(".exact") for f in stemmed_only}
-    content = stop_word is not None and any(w.isalpha() and len(w) >= 3 and not stop_word(w.lower()) for w in words.split())
-    return content and all(f.endswith(".exact") for f in stemmed_only) and bases <= fields and widest.get("analyzer") is None
+        return params.get("query") == words and analyzer is None and "analyzer" not in params and {_field(f) for f in params["fields"]} <= fields
+    if kind == "multi_match" and params.get("type") == "phrase":
+        same = params.get("query") == words and "fuzziness" not in params and params.get("analyzer") == analyzer
+        return same and {_field(f) for f in params["fields"]} <= fields
+    return False
 
 
 def members(alternatives: list[Alternative], spelling: str) -> list[Alternative]:

@@ -14,7 +14,6 @@ before any request:
 `choose_alternatives` turns the suggestions (either source, or the word cache's copy) into alternatives.
 """
 
-import functools
 from collections.abc import Callable, Iterable, Mapping
 
 from search import compounds, languages, realwords, symbols
@@ -69,8 +68,7 @@ def _body(
     serving = cfg.serving
     # Each spelling counted apart; for a keystroke too unless serving.instant_counts is off (a third more of its Elasticsearch
     # time, for "See all N"); where the page's first hit may not be the query's best (a filter, newest first, a later page), that too.
-    stop_word = functools.partial(is_stop_word_of, language=cfg.index.language)
-    spellings = groups.filters(query, alts, stop_word) if snippets or serving.instant_counts else {}
+    spellings = groups.filters(query, alts) if snippets or serving.instant_counts else {}
     top = bool(spellings) and bool(filters or sort != RELEVANCE or page > 1)
     counts = facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags, spellings=spellings, top=top)
     return search_body(
