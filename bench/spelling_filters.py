@@ -5,7 +5,8 @@
       .venv/bin/python bench/spelling_filters.py --corpus .state/corpus-de
 
 A query with several spellings counts each apart: one filter a spelling (search/querying/groups.py).
-The filters leave out the clauses a spelling's BM25 clause covers (`groups._covered`). This sends
+The filters leave out the clauses a spelling's BM25 clause covers (`groups._covered`), a clause
+twice and a phrase prefix a bool prefix of the same words implies (`groups._needed`). This sends
 every request of fresh queries (misspelled, correctly spelled, keystrokes, and a few of stop words
 or the reader's syntax) both ways, the filters cut and in full, through the API with and without snippets, the
 results page and newest first, then replays each body and compares the hits, the total and the
@@ -47,7 +48,7 @@ def main() -> None:
     from search.querying import groups
 
     bodies: list[tuple[str, dict]] = []
-    cut = groups._covered
+    cut, needed = groups._covered, groups._needed
     client, es = Client(), get_client()
     posts = load_posts(args.corpus)
     kinds = {kind: pool(args.corpus, kind=kind, size=args.queries, seed=args.seed, posts=posts) for kind in (MISSPELLED, CORRECT, KEYSTROKE)}
@@ -63,11 +64,12 @@ def main() -> None:
                     both = []
                     for full in (False, True):
                         groups._covered = (lambda *_: False) if full else cut
+                        groups._needed = list if full else needed
                         try:
                             bodies.clear()
                             client.get(url, params)
                         finally:
-                            groups._covered = cut
+                            groups._covered, groups._needed = cut, needed
                         both.append(list(bodies))
                     sent.append((kind, q, url, extra, *both))
 

@@ -1,7 +1,10 @@
 """The page stands for one spelling (issue 37): its count and facets are that spelling's, and a
 filter, an order or a later page never changes which spelling it is (plain dicts, no services)."""
 
+import json
+
 from search.alternative import Alternative
+from search.conf import TIERS as TIERS_SHIPPED
 from search.querying import facets, groups, reader
 from search.querying.facets import Filters
 from search.querying.query import build_query
@@ -24,6 +27,33 @@ def test_each_spelling_is_one_filter_of_its_own_clauses_and_its_synonyms():
     assert len(found["alt1"]["bool"]["should"]) > 1  # and the synonym's clauses its own does not cover
     assert all("_name" not in str(clause) for clause in found["alt1"]["bool"]["should"])
     assert groups.filters(build_query(ALTS[:1], tiers=TIERS, title_boost=2.0, relevance_weight=0.01), ALTS[:1]) == {}
+
+
+def test_a_clause_two_tiers_score_is_filtered_once():
+    """The shipped tiers score some clauses twice with two boosts (a title's phrase prefix); a
+    filter has no boost, so it holds each clause once: the same posts, read once."""
+    alts = [Alternative(1.0, "firefix extnsion", typed=True), Alternative(0.8, "firefox extension")]
+    query = build_query(alts, tiers=TIERS_SHIPPED, title_boost=2.0, relevance_weight=0.01, completion_weight=1.0)
+    unnamed = [json.dumps(groups._unnamed(c), sort_keys=True) for _, c in groups._named_clauses(query)]
+    assert len(set(unnamed)) < len(unnamed)  # the query does hold a clause twice
+    for bucket in groups.filters(query, alts).values():
+        should = [json.dumps(c, sort_keys=True) for c in bucket["bool"]["should"]]
+        assert should and len(should) == len(set(should))
+
+
+def test_a_phrase_prefix_is_left_out_where_every_word_and_the_prefix_are_required():
+    """Every document the phrase prefix matches holds its words and a word its last one starts
+    (any order, any expansion): the bool prefix of the same words in the same field counts it."""
+    every = {"match_bool_prefix": {"title.exact": {"query": "firefox ext", "operator": "and"}}}
+    phrase = {"match_phrase_prefix": {"title.exact": {"query": "firefox ext", "max_expansions": 200}}}
+    assert groups._needed([phrase, every, every]) == [every]
+    fuzzy = {"match_bool_prefix": {"title.exact": {"query": "firefox ext", "operator": "and", "fuzziness": "1"}}}
+    some = {"match_bool_prefix": {"title.exact": {"query": "firefox ext"}}}  # any word: not every one
+    other_field = {"match_bool_prefix": {"title": {"query": "firefox ext", "operator": "and"}}}
+    other_words = {"match_bool_prefix": {"title.exact": {"query": "firefox ex", "operator": "and"}}}
+    other_analyzer = {"match_bool_prefix": {"title.exact": {"query": "firefox ext", "operator": "and", "analyzer": "exact_text_synonyms"}}}
+    for kept in (fuzzy, some, other_field, other_words, other_analyzer):
+        assert groups._needed([phrase, kept]) == [phrase, kept]
 
 
 def test_a_spelling_s_clauses_its_widest_one_covers_are_left_out_of_its_count():

@@ -13,6 +13,8 @@ what was typed (the rules are applied at once, and its
 posts are that spelling's posts); a completion clause (`alt<i>c.`) to its alternative.
 """
 
+import json
+
 from search.alternative import Alternative
 from search.querying.query import clause_of
 
@@ -63,7 +65,46 @@ def filters(query: dict, alternatives: list[Alternative]) -> dict[str, dict]:
         grouped.setdefault(key(source(alternatives, i)), []).extend(kept)
     if len(grouped) < 2:
         return {}
-    return {name: {"bool": {"should": clauses, "minimum_should_match": 1}} for name, clauses in grouped.items()}
+    return {name: {"bool": {"should": _needed(clauses), "minimum_should_match": 1}} for name, clauses in grouped.items()}
+
+
+def _needed(clauses: list[dict]) -> list[dict]:
+    """Each clause once (two tiers may score one clause with two boosts, and a filter has none),
+    and no phrase prefix whose words another clause requires in any order (`_every_word_prefix`)."""
+    anywhere = {found for found in map(_every_word_prefix, clauses) if found}
+    seen: set[str] = set()
+    out = []
+    for clause in clauses:
+        text = json.dumps(clause, sort_keys=True)
+        if text in seen or _phrase_prefix(clause) in anywhere:
+            continue
+        seen.add(text)
+        out.append(clause)
+    return out
+
+
+def _every_word_prefix(clause: dict) -> tuple | None:
+    """(field, words, analyzer) of a `match_bool_prefix` that requires every word, the last as a
+    prefix of any length: it matches every document the same words' `match_phrase_prefix` does
+    (the phrase adds an order and caps the last word's expansions; Elasticsearch's
+    `max_expansions` applies to the bool prefix's fuzzy words only, not its prefix)."""
+    params = clause.get("match_bool_prefix")
+    if not params:
+        return None
+    ((field, p),) = params.items()
+    if p.get("operator") != "and" or set(p) - {"query", "operator", "analyzer"}:
+        return None
+    return field, p["query"], p.get("analyzer")
+
+
+def _phrase_prefix(clause: dict) -> tuple | None:
+    params = clause.get("match_phrase_prefix")
+    if not params:
+        return None
+    ((field, p),) = params.items()
+    if set(p) - {"query", "max_expansions", "analyzer"}:
+        return None
+    return field, p["query"], p.get("analyzer")
 
 
 def _by_alternative(query: dict, count: int) -> dict[int, list[dict]]:
