@@ -235,6 +235,11 @@ class RankingSettings:
         "first; above the corrections' weights: completions before corrections).",
         0.9,
     )
+    form_completion_weight: float = _doc(
+        "... but a last word the blog holds in another form (German, French: 'micros' beside 'micro') is likely finished: "
+        "its completions weigh this, below a title holding its stem (0.25 of a title holding it as typed): 'micros' finds Micro before Microsoft.",
+        0.15,
+    )
     title_boost: float = _doc("Inside a tier, BM25 weighs the title this many times the text.", 2.0)
     instant_title_weight: float = _doc(
         "As you type, a title holding some of the words weighs this (times the alternative's weight): above the body "

@@ -45,33 +45,49 @@ def lexicon(language: str) -> Pairs:
     return lambda: ((form, lemma if isinstance(lemma, str) else lemma.decode()) for form, lemma in mapping.items())
 
 
-def _folded(pairs: Pairs) -> Iterable[tuple[str, str]]:
-    """The pairs folded, those of other than letters or too short left out."""
+def _folded(pairs: Pairs) -> Iterable[tuple[str, str, bool]]:
+    """The pairs folded, those of other than letters or too short left out, each with whether
+    the form was written so (no accent taken off: "primes", not "prîmes")."""
     fold: dict[str, str] = {}
     for form, lemma in pairs():
         f = form.lower() if form.isascii() else key_word(form)
         lemma = fold.get(lemma) or fold.setdefault(lemma, lemma.lower() if lemma.isascii() else key_word(lemma))
         if len(f) >= MIN_LETTERS and len(lemma) >= MIN_LETTERS and f.isalpha() and lemma.isalpha():
-            yield f, lemma
+            yield f, lemma, f == form.lower()
 
 
 def lines(held: Mapping[str, int], pairs: Pairs, language: str, *, stored: int = STORED, most: int = MOST_LINES) -> list[str]:
     """The sorted "form<TAB>word word" lines: each form the blog lacks of a lemma it holds, with
-    the blog's words of that lemma, most documents first; at most `most` lines. `held`: the
-    blog's folded words and how many documents hold each; `pairs`: the lexicon (twice walked). Pure."""
+    the blog's words of that lemma, the lemma first, then most documents first; at most `most`
+    lines. `held`: the blog's folded words and how many documents hold each; `pairs`: the lexicon
+    (walked two or three times). Pure."""
     usable = lambda word: len(word) >= MIN_LETTERS and not is_stop_word_of(word, language)  # noqa: E731
     words_of: dict[str, set[str]] = defaultdict(set)
     for word in held:  # a word the lexicon lacks is its own lemma
         if usable(word):
             words_of[word].add(word)
-    for form, lemma in _folded(pairs):
+    for form, lemma, _ in _folded(pairs):
         if form in held and usable(form):
             words_of[lemma].add(form)
-    forms: dict[str, set[str]] = defaultdict(set)
-    for form, lemma in _folded(pairs):  # a stop word typed is no other form: "serions" is no "etre"
+    # form -> (the blog's words of its lemmas, those lemmas the blog holds)
+    forms: dict[str, tuple[set[str], set[str]]] = defaultdict(lambda: (set(), set()))
+    accented: dict[str, tuple[set[str], set[str]]] = defaultdict(lambda: (set(), set()))  # by a form folding took accents off
+    for form, lemma, written in _folded(pairs):  # a stop word typed is no other form: "serions" is no "etre"
         if form not in held and lemma in words_of and usable(form):
-            forms[form] |= words_of[lemma]
-    best = {form: sorted(words, key=lambda w: (-held[w], w))[:stored] for form, words in forms.items()}
+            words, heads = (forms if written else accented)[form]
+            words |= words_of[lemma]
+            heads |= {lemma} & words_of[lemma]
+    # A word typed plainly is first the word written so: "primes" is a prize's plural (a lemma the
+    # blog may lack), not "prîmes" of "prendre". Another form's lemma only where none is written so.
+    if accented:
+        written_so = {form for form, _, written in _folded(pairs) if written and form in accented}
+        for form, (words, heads) in accented.items():
+            if form not in written_so:
+                forms[form][0].update(words)
+                forms[form][1].update(heads)
+    # The lemma first when the blog holds it (the word a dictionary names: "teste" is of "testen"
+    # before "tests"), then most documents first.
+    best = {form: sorted(words, key=lambda w: (w not in heads, -held[w], w))[:stored] for form, (words, heads) in forms.items()}
     if len(best) > most:  # a very large blog: the forms whose words more documents hold
         best = dict(sorted(best.items(), key=lambda fw: -held[fw[1][0]])[:most])
     return sorted(f"{form}{SEPARATOR}{' '.join(words)}" for form, words in best.items())

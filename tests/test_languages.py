@@ -189,6 +189,21 @@ def test_an_inflected_form_of_a_word_the_blog_holds_is_searched_as_typed(client,
 
 
 @pytest.mark.django_db
+def test_a_last_word_the_blog_holds_in_another_form_finds_that_form_before_its_completions(client, build_index, settings):
+    """On d6666fa "micros", submitted with no space after it, put four Microsoft posts before
+    "Creative Zen Micro": its completions outweighed the form the blog holds."""
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": "fr", "CACHE_SECONDS": 0}
+    make_post("Creative Zen Micro, contre le iPod", "Un baladeur.")
+    make_post("Microsoft se lance dans les standards", "Le Web.")
+    build_index()
+    for query in ("micros", "micros "):
+        titles = [r["title"] for r in client.get(reverse("search:api"), {"q": query}).json()["results"]]
+        assert titles[0] == "Creative Zen Micro, contre le iPod"
+    titles = [r["title"] for r in client.get(reverse("search:api"), {"q": "micr"}).json()["results"]]
+    assert "Microsoft se lance dans les standards" in titles  # a start still completes
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "posts", "query"),
     [

@@ -99,3 +99,35 @@ def test_an_inflection_the_stemmer_finds_is_searched_in_its_lemma_s_forms_too():
     assert plan.held_forms("photographies tatin", [], known, cfg) == {}
     assert plan.held_forms("photographie tatin", [], known, cfg, inflected=[0]) == {}
     assert plan.held_forms("photographies", [], known, conf.build({"LANGUAGE": "en"}), inflected=[0]) == {}
+
+
+def test_a_word_typed_plainly_takes_the_lemma_of_the_word_written_so():
+    """ "primes" is a prize's plural: not "prîmes" of "prendre", though folding makes them one."""
+    pairs = [("primes", "prime"), ("prîmes", "prendre"), ("prendre", "prendre"), ("créant", "créer")]
+    assert lines(held={"prendre": 3, "creer": 2}, pairs=pairs) == ["creant\tcreer"]
+    assert lines(held={"prendre": 3, "prime": 2}, pairs=pairs) == ["primes\tprime"]
+    assert lines(held={"prendre": 3}, pairs=[("prîmes", "prendre")]) == ["primes\tprendre"]
+
+
+def _completion_boosts(body: dict) -> set[float]:
+    clauses = [c for d in body["query"]["bool"]["should"] if "dis_max" in d for c in d["dis_max"]["queries"]]
+    return {c["constant_score"]["boost"] for c in clauses if c.get("constant_score", {}).get("_name", "").startswith("alt0c.title.exact")}
+
+
+def test_a_last_word_the_blog_holds_in_another_form_is_likely_finished():
+    """ "micros" beside "micro": its completions ("microsoft") weigh less than a title holding
+    its stem, where a last word with no held form completes at ranking.completion_weight."""
+    cfg = conf.build({"LANGUAGE": "fr"})
+    alts = plan.typed("micros", cfg) + plan.form_alternatives("micros", {0: ["micro"]}, cfg)
+    request = lambda **kw: plan.alternatives_request(alts, page=1, cfg=cfg, completing=True, **kw)  # noqa: E731
+    top = cfg.ranking.tiers["title.exact.phrase"]
+    assert _completion_boosts(request()) == {round(top * cfg.ranking.completion_weight, 4)}
+    assert _completion_boosts(request(formed_last=True)) == {round(top * cfg.ranking.form_completion_weight, 4)}
+    assert top * cfg.ranking.form_completion_weight < cfg.ranking.tiers["title.stem.phrase"]
+
+
+def test_a_form_names_its_lemma_first_when_the_blog_holds_it():
+    """ "teste" is of "testen": the lemma before "tests", which more documents hold."""
+    pairs = [("teste", "testen"), ("testen", "testen"), ("tests", "testen"), ("getestet", "testen")]
+    assert lines(held={"tests": 9, "testen": 3, "getestet": 5}, pairs=pairs, language="de") == ["teste\ttesten tests getestet"]
+    assert lines(held={"tests": 9, "getestet": 5}, pairs=pairs, language="de") == ["teste\ttests getestet", "testen\ttests getestet"]

@@ -48,10 +48,11 @@ def _body(
     excluded: tuple[int, ...] = (),
     fuzzy: bool = False,
     holding: Mapping[str, int] | None = None,
+    formed_last: bool = False,
 ) -> dict:
     """One entry per post; with `detail` (the results page) the tag and year facets (its comments
     come from comments_request()); `filters` narrow the entries; without `snippets` only titles
-    are highlighted."""
+    are highlighted. `formed_last`: the blog holds the last word in other forms (_completion_weight)."""
     ranking = cfg.ranking
     query = build_query(
         alts,
@@ -59,7 +60,7 @@ def _body(
         title_boost=ranking.title_boost,
         relevance_weight=ranking.relevance_weight,
         most_words=(ranking.most_words_from, ranking.most_words_match),
-        completion_weight=ranking.completion_weight if completing else 0.0,
+        completion_weight=_completion_weight(ranking, completing=completing, formed_last=formed_last),
         fuzzy_completion=ranking.fuzzy_title_completion if fuzzy and completing else "",
         title_weight=0.0 if snippets else ranking.instant_title_weight,  # the dropdown shows titles: title matches first
         frequent=(holding or {}, ranking.frequent_word_ratio),
@@ -83,6 +84,14 @@ def _body(
         post_filter=facets.post_filter(filters),
         aggs=counts,
     )
+
+
+def _completion_weight(ranking, *, completing: bool, formed_last: bool) -> float:
+    """What an unfinished last word's completions weigh: none for a finished one; less when the
+    blog holds the word in other forms (held_forms): a word of the language, likely finished."""
+    if not completing:
+        return 0.0
+    return min(ranking.completion_weight, ranking.form_completion_weight) if formed_last else ranking.completion_weight
 
 
 def holdings(alts: list[Alternative], held: Callable[[str], int], *, unfinished: str = "", started: Callable[[str], int] | None = None) -> dict[str, int]:
