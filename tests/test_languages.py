@@ -284,6 +284,19 @@ def test_a_question_finds_the_title_holding_its_rarer_word(client, build_index, 
     assert first(FREQUENT_WORD_RATIO=0).startswith("Werkzeuge im Alltag")  # the rule is what finds it
 
 
+@pytest.mark.django_db
+def test_a_question_s_word_no_title_holds_may_be_missing_from_the_title(client, build_index, settings):
+    """ "was bedeutet programming": on 88f611c the posts whose bodies hold both words came first.
+    "bedeutet" is in no title and in fewer than four times the documents "programming" is in."""
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": "de", "CACHE_SECONDS": 0}
+    make_post("Commercial Users of Functional Programming", "Ein Bericht von der Konferenz.")
+    for i in range(2):
+        make_post(f"Retrospektive {i}", "Programming ist schwer, und das bedeutet Arbeit.")
+    build_index()
+    titles = [r["title"] for r in client.get(reverse("search:api"), {"q": "was bedeutet programming "}).json()["results"]]
+    assert titles[0] == "Commercial Users of Functional Programming" and len(titles) == 3
+
+
 def test_a_french_word_ending_in_s_takes_no_ending():
     """The light French stemmer strips one final "s": "blogmarkss" stems to blogmarks, "blogmarks"
     to blogmark, so a doubled "s" is a typo, not a plural the stemmed fields find."""

@@ -318,6 +318,34 @@ def test_frequent_words_are_those_far_more_common_than_the_rarest():
     assert frequent_words(["funktioniert", "nodd"], holding, 4) == set()  # a word no document holds: the corrections' business
 
 
+def test_a_word_no_title_holds_is_left_out_of_a_title_holding_the_others():
+    """ "was bedeutet programming": no title holds "bedeutet" (39 documents), two hold
+    "programming" (22): a title holding "programming" is as near as titles come. Not when every
+    word is untitled, nor when a word is in no document."""
+    holding = {"bedeutet": 39, "programming": 22, "funktioniert": 52, "node": 10}
+    untitled = frozenset({"bedeutet", "funktioniert"})
+    assert frequent_words(["bedeutet", "programming"], holding, 4) == set()
+    assert frequent_words(["bedeutet", "programming"], holding, 4, untitled) == {"bedeutet"}
+    assert frequent_words(["Bedeutet", "programming"], holding, 4, untitled) == {"Bedeutet"}
+    assert frequent_words(["bedeutet", "funktioniert"], holding, 4, untitled) == set()
+    assert frequent_words(["bedeutet", "progamming"], holding, 4, untitled) == set()
+    assert frequent_words(["bedeutet", "programming"], holding, 0, untitled) == set()  # switched off
+    # The rarest is counted among the words a title can hold.
+    assert frequent_words(["bedeutet", "node", "programming"], holding, 2, untitled) == {"bedeutet", "programming"}
+
+
+def test_untitled_words_are_held_by_documents_and_by_no_title():
+    from search.querying.plan import untitled
+
+    titles = {"programming": 2, "node": 3}
+    typed = [Alternative(1.1, "was Bedeutet programming nodd node grossteil", typed=True)]
+    holding = {"bedeutet": 39, "programming": 22, "nodd": 0, "node": 5, "grossteil": 4}
+    assert untitled(typed, holding, lambda w: titles.get(w, 0)) == {"bedeutet", "grossteil"}
+    # A compound's or held form's own word is no word typed: it stays needed.
+    formed = [Alternative(1.1, "was bedeutet teil", typed=True), Alternative(0.88, "was bedeutet grossteil", form_of="was bedeutet teil")]
+    assert untitled(formed, {"bedeutet": 39, "teil": 9, "grossteil": 4}, lambda w: titles.get(w, 0)) == {"bedeutet", "teil"}
+
+
 def test_a_title_holding_the_rarer_words_reaches_most_words_without_the_frequent_ones():
     """ "how does node work": a title about node, not a body holding both words, comes first."""
     question = Alternative(1.1, "how does node work", typed=True)

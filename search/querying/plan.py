@@ -48,11 +48,11 @@ def _body(
     excluded: tuple[int, ...] = (),
     fuzzy: bool = False,
     holding: Mapping[str, int] | None = None,
+    untitled: frozenset[str] = frozenset(),
     formed_last: bool = False,
 ) -> dict:
-    """One entry per post; with `detail` (the results page) the tag and year facets (its comments
-    come from comments_request()); `filters` narrow the entries; without `snippets` only titles
-    are highlighted. `formed_last`: the blog holds the last word in other forms (_completion_weight)."""
+    """One entry per post; with `detail` the tag and year facets (the comments: comments_request());
+    `filters` narrow the entries; without `snippets` only titles are highlighted. `formed_last`: _completion_weight."""
     ranking = cfg.ranking
     query = build_query(
         alts,
@@ -63,7 +63,7 @@ def _body(
         completion_weight=_completion_weight(ranking, completing=completing, formed_last=formed_last),
         fuzzy_completion=ranking.fuzzy_title_completion if fuzzy and completing else "",
         title_weight=0.0 if snippets else ranking.instant_title_weight,  # the dropdown shows titles: title matches first
-        frequent=(holding or {}, ranking.frequent_word_ratio),
+        frequent=(holding or {}, ranking.frequent_word_ratio, untitled),
     )
     query = syntax.restricted(query, parsed, excluded)  # the phrases and -exclusions (search/querying/syntax.py)
     serving = cfg.serving
@@ -108,6 +108,14 @@ def holdings(alts: list[Alternative], held: Callable[[str], int], *, unfinished:
     if started is not None and last in found and started(last) > found[last]:
         found[last] = 0
     return found
+
+
+def untitled(alts: list[Alternative], holding: Mapping[str, int], titled: Callable[[str], int]) -> frozenset[str]:
+    """Of the words typed that `holding` counts, those documents hold and no title does
+    (`titled(word)`: titles holding it), for the frequent words of query.build_query. Not a held
+    form's or compound's own word: "grossteil" for "teil" would leave "haskell" alone in a title."""
+    typed_words = {key_word(w) for alt in alts if alt.typed for w in without_stop_words(alt.text).split()}
+    return frozenset(word for word, n in holding.items() if n > 0 and word in typed_words and not titled(word))
 
 
 def typed(query: str, cfg: SearchSettings) -> list[Alternative]:

@@ -39,7 +39,8 @@ documents instead (stop_title 0.939 -> 0.981 s@1 over six seeds, the other kinds
 docs/benchmarks.md).
 
 A title holding the typed query's rarer words reaches it too, its far commoner words left out
-(frequent_words: "funktioniert" in "wie funktioniert node"; the dictionary's counts, no request).
+(frequent_words: "funktioniert" in "wie funktioniert node"; the dictionary's counts, no request),
+and so does a title holding its other words when no title holds a word ("bedeutet").
 
 Why tiers: porter stemming merges "pelicans" with "pelican" and "venues" with "venus"; with BM25
 alone a stemmed match in a short title outranks the word the reader typed. And a single comment
@@ -83,8 +84,8 @@ TITLES_FIRST = "titles.first"
 # A title holding most of a long query's words; off by default in the builder (the settings turn it on).
 MOST_WORDS = "title.most.words"
 NO_MOST_WORDS = (0, "-1")
-# No word is frequent (build_query's `frequent`: documents per word, the ratio).
-NO_FREQUENT: tuple[dict, float] = ({}, 0.0)
+# No word is frequent (build_query's `frequent`: documents per word, the ratio, the words no title holds).
+NO_FREQUENT: tuple[dict, float, frozenset] = ({}, 0.0, frozenset())
 PHRASE_TIERS = frozenset(t for t in TIER_NAMES if t.endswith(".phrase"))
 _ORDER = {name: i for i, name in enumerate(TIER_NAMES + (SOME_WORDS,))}
 
@@ -115,25 +116,29 @@ def boosts(alternatives: list[Alternative], *, tiers: dict) -> list[dict]:
     return [{tier: round(weight * w, 4) for tier, weight in tiers.items()} for w in weights(alternatives)]
 
 
-def frequent_words(words: list[str], holding: Mapping[str, int], ratio: float) -> set[str]:
-    """The words of `words` held by at least `ratio` times as many documents as the rarest of them:
-    MOST_WORDS lets a title holding the others as written lack them. Empty when a word is in no
-    document (a typo is the corrections' business) and with fewer than two words. `holding`:
-    documents per key_word()."""
+def frequent_words(words: list[str], holding: Mapping[str, int], ratio: float, untitled: frozenset[str] = frozenset()) -> set[str]:
+    """The words of `words` held by at least `ratio` times as many documents as the rarest of them,
+    and those no title holds (`untitled`, by key_word(): "bedeutet" in "was bedeutet monade"), while
+    a title holds another: MOST_WORDS lets a title holding the others as written lack them. Empty
+    when a word is in no document (a typo is the corrections' business) and with fewer than two
+    words. `holding`: documents per key_word()."""
     if not ratio or len(words) < 2:
         return set()
     counts = [holding.get(key_word(w), 0) for w in words]
-    rarest = min(counts)
-    if rarest <= 0:
+    if min(counts) <= 0:
         return set()
-    return {w for w, n in zip(words, counts, strict=True) if n >= ratio * rarest}
+    lacking = {w for w in words if key_word(w) in untitled}
+    titled = [n for w, n in zip(words, counts, strict=True) if w not in lacking]
+    if not titled:
+        return set()
+    return lacking | {w for w, n in zip(words, counts, strict=True) if n >= ratio * min(titled)}
 
 
-def _frequent(alt: Alternative, words: str, holding: Mapping[str, int], ratio: float) -> set[str]:
+def _frequent(alt: Alternative, words: str, holding: Mapping[str, int], ratio: float, untitled: frozenset[str] = frozenset()) -> set[str]:
     """frequent_words() of what was typed, or of its held form; none of a correction, whose rare
     word would make the reader's own words optional ("procedural lacrosse" for "procedural
     macroses"), nor of a synonym alternative."""
-    return frequent_words(words.split(), holding, ratio) if (alt.typed or alt.form_of) and not alt.synonym_of else set()
+    return frequent_words(words.split(), holding, ratio, untitled) if (alt.typed or alt.form_of) and not alt.synonym_of else set()
 
 
 def _tier_clauses(
@@ -299,7 +304,7 @@ def build_query(
     most_words: tuple[int, str] = NO_MOST_WORDS,
     fuzzy_completion: str = "",
     title_weight: float = 0.0,
-    frequent: tuple[Mapping[str, int], float] = NO_FREQUENT,
+    frequent: tuple[Mapping[str, int], float, frozenset[str]] = NO_FREQUENT,
 ) -> dict:
     """The bool query: any clause may match; only published (pub_date passed) documents.
 
@@ -317,7 +322,7 @@ def build_query(
     alternative's words weighs that times its weight (`alt<i>.titles.first`, no tier): above the
     body tiers, so "datasette temp" lists "Crawling Datasette with Datasette" before posts whose
     bodies hold both words. It matches no document some.words does not: the counts stay the page's.
-    With `frequent` (documents per word, the ratio), MOST_WORDS lets a title lack frequent words (_frequent)."""
+    With `frequent` (documents per word, the ratio, the untitled words), MOST_WORDS lets a title lack frequent words (_frequent)."""
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
     relevance, titles = [], []
     typed_last = last_word(without_symbols(alternatives[0].text)) if alternatives else ""

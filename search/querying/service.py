@@ -509,7 +509,7 @@ def _search(
         parsed=result.parsed,
         excluded=_excluded(result, executor),
         fuzzy=result.completing and dictionary is not None and plan.strangers_to_titles(query, dictionary, cfg),
-        holding=_holding(result, query, dictionary, cfg),
+        **_holding(result, query, dictionary, cfg),
         formed_last=result.formed_last,
     )
     if result.sort == NEWEST and plan.spellings_of(body):
@@ -520,22 +520,23 @@ def _search(
         _with_comments(result, executor, body, cfg)
 
 
-def _holding(result: SearchResult, query: str, dictionary, cfg) -> dict[str, int]:
-    """Documents holding each word of what was typed, from this process's dictionary (none without
-    one, or with the rule off: then no word is frequent). A symbol word is looked up as indexed ("c#": csharp)."""
+def _holding(result: SearchResult, query: str, dictionary, cfg) -> dict:
+    """Documents holding each word of what was typed, and those words no title holds, from this
+    process's dictionary (none without one, or with the rule off: then no word is frequent). A
+    symbol word is looked up as indexed ("c#": csharp)."""
     if dictionary is None or not cfg.ranking.frequent_word_ratio:
         return {}
     key = lambda word: symbols.indexed(word, cfg.index.symbol_words)  # noqa: E731
-
-    def held(word: str) -> int:
-        return vocabulary.documents_holding(dictionary.counts(key(word)) or vocabulary.NO_COUNTS)
+    counts = lambda word: dictionary.counts(key(word)) or vocabulary.NO_COUNTS  # noqa: E731
 
     def started(word: str) -> int:
         top = dictionary.completions(key(word), 1)
         return vocabulary.documents_holding(top[0][1]) if top else 0
 
     tail = plain_words(last_word(query)) if result.completing else []  # "node?" is node: the words as holdings keys them
-    return plan.holdings(result.alternatives, held, unfinished=tail[-1] if tail else "", started=started)
+    held = lambda word: vocabulary.documents_holding(counts(word))  # noqa: E731
+    holding = plan.holdings(result.alternatives, held, unfinished=tail[-1] if tail else "", started=started)
+    return {"holding": holding, "untitled": plan.untitled(result.alternatives, holding, lambda word: counts(word)[candidates.TITLE])}
 
 
 def _newest(result: SearchResult, executor: Executor, body: dict) -> dict:
