@@ -259,7 +259,8 @@ class RankingSettings:
     )
     frequent_word_ratio: float = _doc(
         "A title holding a query's rarer words also reaches `title.most.words` without the words this many times as common "
-        "(documents holding them, against the query's rarest word: 'funktioniert' in 'wie funktioniert node'). 0 turns it off.",
+        "(documents holding them, against the query's rarest word: 'funktioniert' in 'wie funktioniert node'), and without a word no title holds "
+        "as common as that ('bedeutet' in 'was bedeutet monade'). 0 turns both off.",
         4.0,
     )
     held_forms: int = _doc(

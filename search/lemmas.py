@@ -8,8 +8,8 @@ simplemma's lexicon knows them: a map from a form to its lemma per language, mad
 Wiktionary and other word lists (MIT licence). It holds 250,000 French forms and 1.1 million
 German ones: 26 MB and 114 MB once loaded, too much for every web process. So the dictionary's
 build reads it once (search/vocabulary_build.py) and keeps only the forms of lemmas the blog
-holds, each with the blog's words of that lemma, most documents first. For the French test blog
-that is about 44,000 lines in 1.1 MB. A web process finds a typed word's line by binary search
+holds, each with the blog's words of that lemma, the lemma first, then most documents first.
+For the French test blog that is about 44,000 lines in 1.1 MB. A web process finds a typed word's line by binary search
 (`FormIndex`); plan.held_forms searches those words as typed.
 
 Words are folded as the dictionary folds them (words.key_word): "créant" is "creant". English
@@ -45,6 +45,11 @@ def lexicon(language: str) -> Pairs:
     return lambda: ((form, lemma if isinstance(lemma, str) else lemma.decode()) for form, lemma in mapping.items())
 
 
+def _written(form: str) -> str:
+    """`form` as a reader writes it plainly: lowercase, "ß" as "ss" ("mißt" is "misst"), accents kept."""
+    return form.lower().replace("ß", "ss")
+
+
 def _folded(pairs: Pairs) -> Iterable[tuple[str, str, bool]]:
     """The pairs folded, those of other than letters or too short left out, each with whether
     the form was written so (no accent taken off: "primes", not "prîmes")."""
@@ -53,7 +58,7 @@ def _folded(pairs: Pairs) -> Iterable[tuple[str, str, bool]]:
         f = form.lower() if form.isascii() else key_word(form)
         lemma = fold.get(lemma) or fold.setdefault(lemma, lemma.lower() if lemma.isascii() else key_word(lemma))
         if len(f) >= MIN_LETTERS and len(lemma) >= MIN_LETTERS and f.isalpha() and lemma.isalpha():
-            yield f, lemma, f == form.lower()
+            yield f, lemma, f == _written(form)
 
 
 def lines(held: Mapping[str, int], pairs: Pairs, language: str, *, stored: int = STORED, most: int = MOST_LINES) -> list[str]:
@@ -79,8 +84,8 @@ def lines(held: Mapping[str, int], pairs: Pairs, language: str, *, stored: int =
             heads |= {lemma} & words_of[lemma]
     # A word typed plainly is first the word written so: "primes" is a prize's plural (a lemma the
     # blog may lack), not "prîmes" of "prendre". Another form's lemma only where none is written so.
-    if accented:
-        written_so = {form for form, _, written in _folded(pairs) if written and form in accented}
+    if accented:  # one more walk, with no folding: a form written so is its own folded form
+        written_so = {w for form, _ in pairs() if (w := _written(form)) in accented}
         for form, (words, heads) in accented.items():
             if form not in written_so:
                 forms[form][0].update(words)
@@ -89,7 +94,7 @@ def lines(held: Mapping[str, int], pairs: Pairs, language: str, *, stored: int =
     # before "tests"), then most documents first.
     best = {form: sorted(words, key=lambda w: (w not in heads, -held[w], w))[:stored] for form, (words, heads) in forms.items()}
     if len(best) > most:  # a very large blog: the forms whose words more documents hold
-        best = dict(sorted(best.items(), key=lambda fw: -held[fw[1][0]])[:most])
+        best = dict(sorted(best.items(), key=lambda fw: -max(held[w] for w in fw[1]))[:most])
     return sorted(f"{form}{SEPARATOR}{' '.join(words)}" for form, words in best.items())
 
 
@@ -103,7 +108,7 @@ class FormIndex(SortedLines):
         return index
 
     def words_of(self, form: str) -> list[str]:
-        """The blog's words of the lemma of `form` (folded), most documents first; none if the
-        lexicon lacks it or the blog holds no form of it."""
+        """The blog's words of the lemma of `form` (folded), the lemma first, then most documents
+        first; none if the lexicon lacks it or the blog holds no form of it."""
         found = self.starting(form + SEPARATOR, 1)
         return found[0].partition(SEPARATOR)[2].split() if found else []

@@ -131,3 +131,22 @@ def test_a_form_names_its_lemma_first_when_the_blog_holds_it():
     pairs = [("teste", "testen"), ("testen", "testen"), ("tests", "testen"), ("getestet", "testen")]
     assert lines(held={"tests": 9, "testen": 3, "getestet": 5}, pairs=pairs, language="de") == ["teste\ttesten tests getestet"]
     assert lines(held={"tests": 9, "getestet": 5}, pairs=pairs, language="de") == ["teste\ttests getestet", "testen\ttests getestet"]
+
+
+def test_sharp_s_written_as_ss_is_written_so_and_a_large_blog_keeps_its_commonest_lines():
+    """ "mißt" and "misst" are one spelling to a reader: both readings stay. The cap of `most`
+    lines ranks a line by its commonest word, not by its lemma."""
+    pairs = [("misst", "missen"), ("mißt", "messen"), ("messen", "messen"), ("missen", "missen")]
+    assert lines(held={"messen": 4, "missen": 1}, pairs=pairs, language="de") == ["misst\tmessen missen"]
+    pairs = [("teste", "testen"), ("tests", "testen"), ("testen", "testen"), ("hauses", "haus"), ("haus", "haus")]
+    assert lines(held={"testen": 1, "tests": 900, "haus": 50}, pairs=pairs, language="de", most=1) == ["teste\ttesten tests"]
+
+
+def test_the_last_word_is_finished_when_it_is_a_form_of_the_language():
+    """Only the last word counts, and only a form the stemmer finds or a real word with held forms:
+    a start with a form by ending ("informa": informe) is still being typed."""
+    assert plan.formed_last("zen micros", inflected=[1], real=[])
+    assert not plan.formed_last("micros zen", inflected=[0], real=[])
+    assert plan.formed_last("les voitures", inflected=[], real=[1])
+    assert not plan.formed_last("informa", inflected=[], real=[])
+    assert not plan.formed_last("", inflected=[], real=[])

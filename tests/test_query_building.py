@@ -332,6 +332,9 @@ def test_a_word_no_title_holds_is_left_out_of_a_title_holding_the_others():
     assert frequent_words(["bedeutet", "programming"], holding, 0, untitled) == set()  # switched off
     # The rarest is counted among the words a title can hold.
     assert frequent_words(["bedeutet", "node", "programming"], holding, 2, untitled) == {"bedeutet", "programming"}
+    # An untitled word rarer than the others is what the reader asks about: a title must hold it.
+    assert frequent_words(["django", "xyzzylib"], {"django": 50, "xyzzylib": 1}, 4, frozenset({"xyzzylib"})) == set()
+    assert frequent_words(["bedeutet", "monaden"], {"bedeutet": 39, "monaden": 45}, 4, untitled) == set()
 
 
 def test_untitled_words_are_held_by_documents_and_by_no_title():

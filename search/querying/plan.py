@@ -211,7 +211,7 @@ def _held(known):
 def held_forms(query: str, unknown: list[int], known, cfg: SearchSettings, *, inflected: Iterable[int] = ()) -> dict[int, list[str]]:
     """Of the unknown words, those the blog holds in forms their stemmer keeps apart ("sommers":
     sommer, "listait": liste, "donneront": donne), each with up to `ranking.held_forms` of them:
-    the forms of its lemma by the language's lexicon first, most documents first (`known.forms_of`,
+    the forms of its lemma by the language's lexicon first, its lemma first (`known.forms_of`,
     search/lemmas.py), then the nearest by ending (languages.held_forms). Searched in those forms
     too, as typed (service._run). Not a word the blog holds as typed ("ronda", in one post).
     The `inflected` words (scan_words) take the lexicon's forms only: the stemmer finds the
@@ -263,6 +263,15 @@ def real_words(query: str, indices, cfg: SearchSettings) -> set[int]:
     """Of `indices`, the words the blog's language uses (rare_word_min_zipf), folded."""
     found, language = words(query), cfg.index.language
     return {i for i in indices if realwords.is_real(key_word(found[i][2]), cfg.ranking.rare_word_min_zipf, language)}
+
+
+def formed_last(query: str, inflected: Iterable[int], real: Iterable[int]) -> bool:
+    """Whether the last word is a word of the language the blog holds in another form: one its
+    stemmer finds (`inflected`: "micros" beside "micro") or a real word with held forms (`real`,
+    of held_forms). Such a word is likely finished, so on the results page its completions weigh
+    less (_completion_weight). Not a start with a form by ending ("informa": informe)."""
+    last = len(words(query)) - 1
+    return last >= 0 and (last in inflected or last in real)
 
 
 def form_alternatives(query: str, forms: dict[int, list[str]], cfg: SearchSettings) -> list[Alternative]:

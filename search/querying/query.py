@@ -118,8 +118,8 @@ def boosts(alternatives: list[Alternative], *, tiers: dict) -> list[dict]:
 
 def frequent_words(words: list[str], holding: Mapping[str, int], ratio: float, untitled: frozenset[str] = frozenset()) -> set[str]:
     """The words of `words` held by at least `ratio` times as many documents as the rarest of them,
-    and those no title holds (`untitled`, by key_word(): "bedeutet" in "was bedeutet monade"), while
-    a title holds another: MOST_WORDS lets a title holding the others as written lack them. Empty
+    and those no title holds (`untitled`, by key_word(): "bedeutet" in "was bedeutet monade") held
+    by as many as the rarest other: MOST_WORDS lets a title holding the others as written lack them. Empty
     when a word is in no document (a typo is the corrections' business) and with fewer than two
     words. `holding`: documents per key_word()."""
     if not ratio or len(words) < 2:
@@ -127,11 +127,12 @@ def frequent_words(words: list[str], holding: Mapping[str, int], ratio: float, u
     counts = [holding.get(key_word(w), 0) for w in words]
     if min(counts) <= 0:
         return set()
-    lacking = {w for w in words if key_word(w) in untitled}
-    titled = [n for w, n in zip(words, counts, strict=True) if w not in lacking]
+    titled = [n for w, n in zip(words, counts, strict=True) if key_word(w) not in untitled]
     if not titled:
         return set()
-    return lacking | {w for w, n in zip(words, counts, strict=True) if n >= ratio * min(titled)}
+    rarest = min(titled)  # an untitled word rarer than that is the query's point ("django xyzzylib"): kept
+    lacking = {w for w, n in zip(words, counts, strict=True) if key_word(w) in untitled and n >= rarest}
+    return lacking | {w for w, n in zip(words, counts, strict=True) if n >= ratio * rarest}
 
 
 def _frequent(alt: Alternative, words: str, holding: Mapping[str, int], ratio: float, untitled: frozenset[str] = frozenset()) -> set[str]:

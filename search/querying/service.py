@@ -97,7 +97,7 @@ class SearchResult:
     cached: bool = False
     word_cache_hit: bool = False  # suggestions came from the per-word cache (no suggest request)
     completing: bool = False  # the last word may be unfinished (no space typed after it)
-    formed_last: bool = False  # the blog holds the last word in another form: likely finished (plan._body)
+    formed_last: bool = False  # the last word is a word of the language the blog holds in another form (plan.formed_last)
     dictionary: bool = False  # the process's dictionary answered for the words (search/vocabulary.py)
     sort: str = RELEVANCE  # or "new": newest first (query.SORTS)
     filters: Filters = facets.NONE  # the tags and year the reader narrowed to
@@ -394,8 +394,9 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     # language uses is not corrected; another ("listait", "utilent") is, the form competing.
     # One the stemmer finds: its lemma's forms too ("photographies": photographie, not photographe).
     forms = plan.held_forms(query, unknown, dictionary, cfg, inflected=inflected) if dictionary is not None and not result.verbatim else {}
-    unknown = [i for i in unknown if i not in plan.real_words(query, forms, cfg)]
-    result.formed_last = bool({*forms, *inflected} & {len(words(query)) - 1})
+    real = plan.real_words(query, forms, cfg)
+    unknown = [i for i in unknown if i not in real]
+    result.formed_last = plan.formed_last(query, inflected, real)
     held = plan.form_alternatives(query, forms, cfg) + _compounds(result, query, dictionary, unknown, cfg)
     last_present = True
     if result.verbatim:  # "Search instead for": what was typed, nothing corrected
@@ -510,7 +511,7 @@ def _search(
         excluded=_excluded(result, executor),
         fuzzy=result.completing and dictionary is not None and plan.strangers_to_titles(query, dictionary, cfg),
         **_holding(result, query, dictionary, cfg),
-        formed_last=result.formed_last,
+        formed_last=result.formed_last and snippets,  # the dropdown (titles only) completes as ever
     )
     if result.sort == NEWEST and plan.spellings_of(body):
         body = _newest(result, executor, body)
