@@ -9,8 +9,8 @@ Wiktionary and other word lists (MIT licence). It holds 250,000 French forms and
 German ones: 26 MB and 114 MB once loaded, too much for every web process. So the dictionary's
 build reads it once (search/vocabulary_build.py) and keeps only the forms of lemmas the blog
 holds, each with the blog's words of that lemma, the lemma first, then most documents first.
-For the French test blog that is about 44,000 lines in 1.1 MB. A web process finds a typed word's line by binary search
-(`FormIndex`); plan.held_forms searches those words as typed.
+For the French test blog that is about 44,000 lines in 1.1 MB. A web process finds a typed
+word's line by binary search (`FormIndex`); plan.held_forms searches those words as typed.
 
 Words are folded as the dictionary folds them (words.key_word): "créant" is "creant". English
 keeps its plural rule in the corrections and takes no forms here.
