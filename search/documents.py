@@ -46,14 +46,15 @@ SUGGESTER_FIELDS = {field: f"{field}.{EXACT}" for field in SEARCHED_FIELDS}
 # What a result needs from `_source` (search/querying/reader.py), never the bodies: the one list of it.
 RESULT_FIELDS = ("doc_type", "post_id", "comment_id", "title", "post_title", "url", "post_url", "author", "pub_date")
 
-# A dot or a colon splits words, wherever it is. The standard tokenizer keeps "node.js",
-# "Amazon.com", "window.onload" and "Wikipedia:Canvassing" whole (Unicode's word-break rules join
-# letters across them), so "node js", "amazon" or "wikipedia canvassing" found no such title. It
+# A dot, a colon or an underscore splits words, wherever it is. The standard tokenizer keeps
+# "node.js", "Amazon.com", "window.onload", "Wikipedia:Canvassing" and "session_start" whole
+# (Unicode's word-break rules join letters across them), so "node js", "amazon", "wikipedia
+# canvassing" or "session start" found no such title. It
 # already split "10:30"; now "3.14" is 3 and 14 too (the phrase "3 14", typed either way), as
 # `words()` splits the query. A reader's words are split at the same characters
 # (search/words.py), so what was typed and what is indexed agree. One
 # character for one: the offsets (highlighting) stay exact. With the full-width and small forms
-# that the query's NFKC folds into a dot or a colon (the tokenizer would keep "Node．js" whole, and
+# that the query's NFKC folds into a dot, a colon or an underscore (the tokenizer would keep "Node．js" whole, and
 # asciifolding make it "node.js", which no query could match).
 word_joins = char_filter("word_joins", type="mapping", mappings=[f"{ch} => \\u0020" for ch in WORD_JOINS])
 

@@ -13,7 +13,7 @@ different questions, each named here with why it differs:
 - `TOKEN`: about the analyzer's tokens, to cap what one query may cost (normalize.py).
 - `key_spans()` (with `RULE_WORD`, `key_word`): the analyzer's tokens as a synonym rule's side and
   a query are compared on (search/synonym_rules.py, search/querying/expand.py).
-- `one_joined_token()`: whether an ASCII word joined by `_` or `'` is one token (the dictionary
+- `one_joined_token()`: whether an ASCII word joined by `'` is one token (the dictionary
   can answer for it: search/querying/candidates.py, plan.py).
 - `plain_words()`: `\\w` runs, which only drop stop words from an alternative's text (query.py).
 
@@ -27,19 +27,20 @@ from functools import lru_cache
 
 from search import conf, symbols
 
-# A dot or a colon splits words, wherever it is: the analyzers map each of these to a space
-# (search/documents.py, `word_joins`: why), and the query's words are split at the same
-# characters, so that what was typed and what is indexed agree ("node.js" is node, js). With the
-# full-width and small forms that the query's NFKC folds into a dot or a colon.
-WORD_JOINS = ".:\uff0e\ufe52\u2024\uff1a\ufe55\ufe13"
+# A dot, a colon or an underscore splits words, wherever it is: the analyzers map each of these to
+# a space (search/documents.py, `word_joins`: why), and the query's words are split at the same
+# characters, so that what was typed and what is indexed agree ("node.js" is node, js;
+# "session_start" is session, start). With the full-width and small forms that the query's NFKC
+# folds into a dot, a colon or an underscore.
+WORD_JOINS = ".:_\uff0e\ufe52\u2024\uff1a\ufe55\ufe13\uff3f\ufe4d\ufe4e\ufe4f\ufe33\ufe34"
 
 # Whitespace separates words, and so do the word joins: each word is what the index holds.
 _TYPED = re.compile(rf"[^\s{re.escape(WORD_JOINS)}]+")
 
 # Tokens roughly as the analyzers make them: runs of letters and digits (joined by an inner
 # apostrophe, "don't"; a dot splits, "node.js" is two), and each CJK ideograph, kana or Thai
-# letter on its own. Never fewer than the analyzer's (it joins "mod_python", "2,000", a katakana
-# word and a Thai run into one): counted to cap a query's cost, erring on the safe side.
+# letter on its own. Never fewer than the analyzer's (it joins "2,000", a katakana word and a Thai
+# run into one): counted to cap a query's cost, erring on the safe side.
 TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f]|[^\W_]+(?:['][^\W_]+)*")
 
 # A word of a synonym rule, and of a query a rule rewrites: a token, but a hyphen keeps its parts
@@ -47,9 +48,9 @@ TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00
 # so that the rules' grammar can name and refuse what the analyzer would read as "c".
 RULE_WORD = re.compile(r"[^\W_]+(?:['+#-][^\W_]+)*[+#]*", re.UNICODE)
 
-# ASCII letters and digits joined by characters the standard tokenizer keeps inside a word (`_`,
-# `'`; a dot or a colon no longer join: the analyzers split there).
-JOINED = re.compile(r"[A-Za-z0-9]+(?:[_'][A-Za-z0-9]+)+")
+# ASCII letters and digits joined by a character the standard tokenizer keeps inside a word (`'`;
+# a dot, a colon or an underscore no longer join: the analyzers split there).
+JOINED = re.compile(r"[A-Za-z0-9]+(?:['][A-Za-z0-9]+)+")
 
 # Runs of word characters (`\w`: letters, digits, `_`). Splits at an apostrophe, unlike the
 # analyzer ("don't" is don, t): kept as the query has always built its word clauses (query.py).
@@ -74,7 +75,7 @@ def _splitter(plain: re.Pattern, text: str) -> re.Pattern:
 
 
 def words(query: str) -> list[tuple[int, int, str]]:
-    """(start, end, word) for each word of the query: separated by whitespace, a dot or a colon; a
+    """(start, end, word) for each word of the query: separated by whitespace, a dot, a colon or an underscore; a
     symbol word ("c#", ".net") is one word."""
     return [(m.start(), m.end(), m.group()) for m in _splitter(_TYPED, query).finditer(query)]
 
@@ -126,7 +127,7 @@ def _parts(word: str) -> list[tuple[int, str, str]]:
 
 
 def one_joined_token(word: str) -> bool:
-    """Whether `word` is ASCII letters-and-digits runs joined by `_` or `'` that the exact analyzer
+    """Whether `word` is ASCII letters-and-digits runs joined by `'` that the exact analyzer
     keeps as one token, the word lowercased: the standard tokenizer keeps those characters inside a
     word whatever surrounds them (Unicode word-break rules WB6-WB13), and only the possessive "'s"
     is cut (by the possessive filter)."""

@@ -120,6 +120,21 @@ def test_the_full_width_forms_of_a_dot_or_a_colon_split_words_too(build_index):
         assert first(query) == post.pk, query
 
 
+def test_an_underscore_between_letters_splits_words_in_the_index_and_in_the_query(build_index):
+    """A reader types "session start" for "session_start()" (a French blog's title read as
+    "session star", a word the blog holds, before the split); the identifier typed as written
+    finds it too, and the title is marked where it is written."""
+    wanted = make_post("session_start() et exec() en PHP", "Deux fonctions.")
+    make_post("Star Wars en DVD", "Une étoile, star.")
+    make_post("Starting a session", "start, session")
+    build_index()
+    for query in ("session start", "session_start", "session_start() exec", "session sta", "session_st"):
+        assert first(query) == wanted.pk, query
+    result = search("session start", use_cache=False)
+    assert result.showing_for == ""
+    assert "<mark>session</mark>_<mark>start</mark>" in result.hits[0].title_html
+
+
 def test_a_dotted_name_typed_as_one_word_is_split_back(build_index):
     """`ASP.NET` is the words asp, net (a dot splits); a reader typing "aspnet" gets "asp net" as a
     correction (candidates.splits), so the titles are found as before the dot split them."""

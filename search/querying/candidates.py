@@ -31,9 +31,9 @@ TITLE = 0  # the counts' position of the title (SEARCHED_FIELDS): completions ra
 
 def resolvable(word: str) -> bool:
     """Whether the typed word is exactly one token of the exact analyzer, lowercased, so the
-    dictionary can answer for it: ASCII letters and digits, or such runs joined by `_` or `'`
-    (the standard tokenizer keeps those inside a word whatever surrounds them, Unicode word-break
-    rules WB6-WB13), not ending in the possessive "'s" the analyzer cuts. Anything else (hyphens,
+    dictionary can answer for it: ASCII letters and digits, or such runs joined by `'` (the
+    standard tokenizer keeps it inside a word whatever surrounds it, Unicode word-break rules
+    WB6-WB13), not ending in the possessive "'s" the analyzer cuts. Anything else (hyphens,
     accents, other scripts) is left to Elasticsearch's own analysis."""
     if word.isascii() and word.isalnum():
         return True
