@@ -1,6 +1,7 @@
 """Index design: analyzers, mappings and names, defined once.
 
-Two document types, each in its own index behind an alias (`<prefix>-posts`, `<prefix>-comments`);
+Two document types, each in its own index behind an alias (`<prefix>-posts`, `<prefix>-comments`;
+a post's document holds its shown comments' text, so a search addresses the posts alone);
 the real index name carries a UTC timestamp so that `reindex` can build a new one beside the live
 one and swap the alias atomically.
 
@@ -128,9 +129,9 @@ def stored() -> Keyword:
 
 
 class SearchableFields(Document):
-    """The fields searched and suggested on. Both indices map all three (a post's `comment` and a
-    comment's `title`/`text` stay empty) because one request searches both aliases, and a term
-    suggester on a field missing from one of them is an error."""
+    """The fields searched and suggested on. Both indices map all three: a post's `comment` holds
+    its shown replies' text, a comment's `title` and `text` stay empty, and the one query serves
+    the entries' search and the comments' request (query.comments_body)."""
 
     title = searchable()
     text = searchable()
@@ -148,16 +149,20 @@ class PostDocument(SearchableFields):
     url = stored()
     pub_date = Date()
     tags = Keyword()
-    fingerprint = Long(index=False)  # the audit sums it (search/versions.py RowHash)
+    comment_ids = Long()  # the replies whose text `comment` holds: a moved or deleted one's entry is found by it
+    fingerprint = Long(index=False)  # the audit sums it (search/versions.py entry_fingerprint)
 
     @staticmethod
     def prepare_row(row) -> dict:
-        entries = registry.entries()
+        entries, replies = registry.entries(), registry.replies()
+        shown = getattr(row, SHOWN_REPLIES, [])
         return {
             "doc_type": Kind.POSTS.entry,
             "post_id": row.pk,
             "title": entries.title_of(row),
             "text": entries.text_of(row),
+            "comment": [replies.text_of(reply) for reply in shown],
+            "comment_ids": [reply.pk for reply in shown],
             "url": entries.url(row),
             "pub_date": entries.date_of(row),
             "tags": entries.tags_of(row),
@@ -170,13 +175,14 @@ class PostDocument(SearchableFields):
         from search.versions import with_versions
 
         entries = registry.entries()
-        return with_versions(entries.get_queryset(), entries)
+        return with_versions(entries.get_queryset(), entries, replies=registry.replies())
 
     @classmethod
     def rows(cls):
-        """Versioned rows with the columns (and tags) their documents read, in one query each."""
+        """Versioned rows with the columns (and tags) their documents read, and the text of their
+        shown replies, in one query each."""
         entries = registry.entries()
-        return cls.versioned().only(*entries.own_columns()).prefetch_related(*entries.prefetch())
+        return cls.versioned().only(*entries.own_columns()).prefetch_related(*entries.prefetch(), *_shown_replies())
 
     @classmethod
     def indexable_rows(cls):
@@ -185,10 +191,34 @@ class PostDocument(SearchableFields):
         return cls.versioned().filter(visible_now=True).order_by("pk")
 
 
+# The attribute rows() puts an entry's shown replies in, oldest first.
+SHOWN_REPLIES = "search_shown_replies"
+
+
+def _shown_replies() -> list:
+    """The prefetch of an entry's shown replies with the columns their text reads (never their
+    dates: a reply Python cannot read fails its own document, not its entry's)."""
+    from django.db.models import Prefetch
+
+    from search.versions import shown_replies
+
+    replies = registry.replies()
+    if replies is None:
+        return []
+    columns = [
+        replies.model._meta.pk.name,
+        replies.entry_field.attname,
+        *([replies.text] if replies.text and not hasattr(replies, "prepare_text") else []),
+        *replies.columns,
+    ]
+    accessor = replies.entry_field.remote_field.get_accessor_name()
+    return [Prefetch(accessor, queryset=shown_replies(replies).only(*dict.fromkeys(columns)).order_by("pk"), to_attr=SHOWN_REPLIES)]
+
+
 class CommentDocument(SearchableFields):
     """A visible reply (a comment) on a visible entry, carrying copies of its entry's title, date
-    and tags, so one date filter, one tag filter and the facets (search/querying/facets.py) serve
-    both document types: a post found by its comments counts."""
+    and tags. Searches address the entries (whose documents hold their replies' text); this index
+    answers which replies of a results page's entries match (query.comments_body)."""
 
     doc_type = Keyword()
     comment_id = Long()

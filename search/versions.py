@@ -15,7 +15,8 @@ delete can never overwrite a newer one, in whatever order they reach Elasticsear
 "Visible" is judged at STATEMENT_TIMESTAMP() of the query that reads the row.
 """
 
-from django.db.models import BigIntegerField, BooleanField, DateTimeField, ExpressionWrapper, F, Func
+from django.db.models import BigIntegerField, BooleanField, DateTimeField, ExpressionWrapper, F, Func, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Cast, Coalesce, Mod
 
 from search.registry import VERSION_FIELD, EntryIndex, ReplyIndex, prefixed
 
@@ -65,10 +66,32 @@ def fingerprint(declaration: EntryIndex | ReplyIndex, entries: EntryIndex | None
     return RowHash(*(F(name) for name in names))
 
 
-def with_versions(qs, declaration: EntryIndex | ReplyIndex, entries: EntryIndex | None = None):
-    """Rows annotated with `row_version`, `visible_now` and `fingerprint`, all read from PostgreSQL."""
+def shown_replies(replies: ReplyIndex):
+    """The replies an entry's document holds: those its own rule shows (the entry's document
+    exists only while the entry is visible, so the entry's rule holds for them)."""
+    return replies.get_queryset().filter(visible_q(replies))
+
+
+def entry_fingerprint(entries: EntryIndex, replies: ReplyIndex | None) -> Func:
+    """An entry's fingerprint and its shown replies' columns, summed modulo 2^32: the entry's
+    document holds their text (search/documents.py), so a reply changed with the triggers off makes
+    its entry's document stale too. Their columns, not their versions: a reply re-versioned alone
+    (its entry retitled, a repair) leaves the entry's document as it was."""
+    own = fingerprint(entries)
+    if replies is None:
+        return own
+    theirs = shown_replies(replies).filter(**{replies.entry: OuterRef("pk")}).order_by().values(replies.entry)
+    columns = RowHash(*(F(name) for name in replies.own_columns()))
+    summed = Subquery(theirs.annotate(total=Sum(columns)).values("total"), output_field=BigIntegerField())
+    return Cast(Mod(own + Coalesce(summed, Value(0)), Value(2**32)), BigIntegerField())
+
+
+def with_versions(qs, declaration: EntryIndex | ReplyIndex, entries: EntryIndex | None = None, replies: ReplyIndex | None = None):
+    """Rows annotated with `row_version`, `visible_now` and `fingerprint`, all read from PostgreSQL.
+    An entry's fingerprint covers its shown `replies` too (entry_fingerprint)."""
+    printed = entry_fingerprint(declaration, replies) if isinstance(declaration, EntryIndex) else fingerprint(declaration, entries)
     return qs.annotate(
         row_version=F(VERSION_FIELD),
         visible_now=ExpressionWrapper(visible_q(declaration, entries), output_field=BooleanField()),
-        fingerprint=fingerprint(declaration, entries),
+        fingerprint=printed,
     )

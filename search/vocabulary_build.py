@@ -23,8 +23,8 @@ import logging
 from django.db import connection, transaction
 
 from search import conf, lemmas
-from search.aliases import live_aliases
-from search.documents import SEARCHED_FIELDS, SUGGESTER_FIELDS
+from search.aliases import alias_name
+from search.documents import SEARCHED_FIELDS, SUGGESTER_FIELDS, Kind
 from search.models import FreshWord, Vocabulary
 from search.vocabulary import FORMAT, Lexicon, documents_holding
 
@@ -37,15 +37,18 @@ PARTITION_WORDS = 20_000
 
 def collect(client, *, index: str | None = None) -> dict[str, tuple[int, int, int]]:
     """Every word of the searched fields' `exact` sub-fields with its document count in each,
-    read from `index` (by default the live aliases; `reindex` reads its new indices while it swaps
-    them in). One field at a time, its fielddata dropped right after, so the heap holds one
-    field's words at most (the text's: about 120 MB at 10x the corpus)."""
-    index = index or live_aliases()
+    read from `index` (by default the live entries' alias: an entry's document holds its
+    replies' text, so its counts are entries; `reindex` reads its new index while it swaps it
+    in). One field at a time, its fielddata dropped right after, so the heap holds one field's
+    words at most (the text's: about 120 MB at 10x the corpus)."""
+    index = index or alias_name(Kind.POSTS)
     counts: dict[str, list[int]] = {}
     for position, name in enumerate(SEARCHED_FIELDS):
         exact = SUGGESTER_FIELDS[name]
         try:
-            sizes = client.search(index=index, size=0, aggs={"n": {"cardinality": {"field": exact}}}).body
+            # `direct`: Elasticsearch 9.2.4's global-ordinals cardinality fails on fielddata with
+            # an unsupported_operation_exception for some fields (a German blog's titles).
+            sizes = client.search(index=index, size=0, aggs={"n": {"cardinality": {"field": exact, "execution_hint": "direct"}}}).body
             partitions = max(1, -(-int(sizes["aggregations"]["n"]["value"] * 1.1) // PARTITION_WORDS))
             for p in range(partitions):
                 terms = {"field": exact, "min_doc_count": 1, "size": 3 * PARTITION_WORDS, "include": {"partition": p, "num_partitions": partitions}}

@@ -21,14 +21,16 @@ def test_a_big_document_neither_delays_nor_hides_a_small_edit(es, build_index, m
     from search import generation
     from search.client import bulk_client
 
+    """A post's document holds its comments' text, so a big comment holds up its own post's
+    document; the small edit here is on another post."""
     settings.SEARCH = {**settings.SEARCH, "MAX_BULK_BYTES": 1_000_000}
-    post = make_post("Big host")
+    host, post = make_post("Big host"), make_post("Small host")
     small = make_comment(post, "small remark")
     build_index()
     big = raw(
         "INSERT INTO blog_comment (post_id, parent_id, author_name, comment, comment_html, created, approved, modified, edited_on_site) "
         "VALUES (%s, NULL, 'big', repeat('bigmarker lorem ipsum ', 100000), '', now(), true, now(), false) RETURNING id",
-        [post.pk],
+        [host.pk],
     )  # 2.2 MB, its entry before the small edit's
     Comment.objects.filter(pk=small.pk).update(comment="small remark about a quokka", comment_html="<p>small remark about a quokka</p>")
     held, release = threading.Event(), threading.Event()
@@ -54,7 +56,7 @@ def test_a_big_document_neither_delays_nor_hides_a_small_edit(es, build_index, m
     try:
         assert held.wait(10)  # the big document is "still being indexed" ...
         assert generation.current() > before  # ... and the small edit was applied and invalidated the caches first
-        assert [[c.id for c in h.comments] for h in search("quokka", use_cache=False).hits] == [[small.pk]]
+        assert [[c.id for c in h.comments] for h in search("quokka", use_cache=False, detail=True).hits] == [[small.pk]]
     finally:
         release.set()
         worker.join(60)

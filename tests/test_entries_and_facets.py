@@ -19,10 +19,12 @@ def raw(doc_type, post_id, *, comment_id=None, score=1.0, title="T", highlight=N
     return {"_source": src, "_score": score, "highlight": highlight or {}, "matched_queries": list(names)}
 
 
-def test_entries_collapse_on_the_post_and_the_filters_narrow_only_the_hits():
+def test_one_hit_is_one_entry_and_the_filters_narrow_only_the_hits():
+    """A post's document holds its comments' text: no `collapse`, which kept Elasticsearch from
+    skipping documents that cannot make the page (docs/benchmarks.md#100x-the-corpus)."""
     chosen = Filters(tags=("python", "django"), year=2010)
     body = search_body({"match_all": {}}, page=2, page_size=10, fragment_size=160, entries=True, post_filter=facets.post_filter(chosen))
-    assert body["collapse"] == {"field": "post_id"}
+    assert "collapse" not in body and body["track_total_hits"] is False  # the aggregations count
     assert body["from"] == 10  # pages count entries (posts)
     assert body["post_filter"] == {
         "bool": {
@@ -37,14 +39,14 @@ def test_entries_collapse_on_the_post_and_the_filters_narrow_only_the_hits():
 
 
 def test_each_facet_counts_posts_under_the_other_filters():
+    """One document a post: every count is a document count, no `cardinality` of post ids."""
     aggs = facets.aggregations(Filters(tags=("python",), year=2010), facets=True, top_tags=10)
-    posts = {"cardinality": {"field": "post_id"}}
     tag, year = {"term": {"tags": "python"}}, {"range": {"pub_date": {"gte": "2010-01-01", "lt": "2011-01-01"}}}
-    assert aggs["entries"] == {"filter": {"bool": {"filter": [tag, year]}}, "aggs": {"posts": posts}}
+    assert aggs["entries"] == {"filter": {"bool": {"filter": [tag, year]}}}
     assert aggs["tags"]["filter"] == {"bool": {"filter": [tag, year]}}  # a further tag narrows further
-    assert aggs["tags"]["aggs"]["values"]["terms"] == {"field": "tags", "size": 10, "collect_mode": "breadth_first"}
-    assert aggs["tags"]["aggs"]["values"]["aggs"] == {"posts": posts}
+    assert aggs["tags"]["aggs"] == {"values": {"terms": {"field": "tags", "size": 10}}}
     assert aggs["years"]["filter"] == {"bool": {"filter": [tag]}}  # the other years stay in view
+    assert "aggs" not in aggs["years"]["aggs"]["values"]
     # The instant requests count posts, never facets.
     assert set(facets.aggregations(facets.NONE, facets=False, top_tags=10)) == {"entries"}
     assert facets.aggregations(facets.NONE, facets=False, top_tags=10)["entries"]["filter"] == {"match_all": {}}
@@ -52,15 +54,15 @@ def test_each_facet_counts_posts_under_the_other_filters():
 
 def test_facets_read_counts_and_keep_a_chosen_value_removable():
     aggs = {
-        "entries": {"posts": {"value": 7}},
-        "tags": {"values": {"buckets": [{"key": "web", "doc_count": 12, "posts": {"value": 2}}, {"key": "python", "doc_count": 9, "posts": {"value": 7}}]}},
-        "years": {"values": {"buckets": [{"key_as_string": "2009", "posts": {"value": 2}}, {"key_as_string": "2011", "posts": {"value": 5}}]}},
+        "entries": {"doc_count": 7},
+        "tags": {"values": {"buckets": [{"key": "web", "doc_count": 2}, {"key": "python", "doc_count": 7}]}},
+        "years": {"values": {"buckets": [{"key_as_string": "2009", "doc_count": 2}, {"key_as_string": "2011", "doc_count": 5}]}},
     }
     found = facets.read(aggs, Filters(tags=("python", "gone"), year=2010))
-    assert found.tags == [("python", 7), ("web", 2), ("gone", 0)]  # by posts (the top ones by documents)
+    assert found.tags == [("python", 7), ("web", 2), ("gone", 0)]  # by posts
     assert found.years == [(2011, 5), (2010, 0), (2009, 2)]  # newest first, the chosen year kept
     assert facets.total(aggs) == 7
-    assert facets.read({"entries": {"posts": {"value": 1}}}, facets.NONE) is None
+    assert facets.read({"entries": {"doc_count": 1}}, facets.NONE) is None
 
 
 def test_an_entry_led_by_a_comment_names_and_links_its_post():
@@ -70,6 +72,17 @@ def test_an_entry_led_by_a_comment_names_and_links_its_post():
     assert hit.tier == "body.exact.phrase"
     post = reader.entry(raw("post", 6, title="Post six"))
     assert (post.type, post.id, post.matched, post.comments) == ("post", 6, "post", ())
+
+
+def test_a_post_found_by_its_comments_text_says_so_and_shows_their_snippet():
+    """A post's document holds its comments' text; when neither its title nor its text holds a
+    word, its comments put it there: the page shows their snippet and the matching comments."""
+    by_comments = reader.entry(raw("post", 7, highlight={"text": ["The post's start"], "comment": ["a <mark>match</mark>"]}))
+    assert (by_comments.matched, by_comments.snippet_html) == ("comment", "a <mark>match</mark>")
+    both = reader.entry(raw("post", 8, highlight={"text": ["a <mark>match</mark> here"], "comment": ["a <mark>match</mark>"]}))
+    assert (both.matched, both.snippet_html) == ("post", "a <mark>match</mark> here")
+    titled = reader.entry(raw("post", 9, highlight={"title": ["<mark>Match</mark>"], "text": ["start"], "comment": ["a <mark>match</mark>"]}))
+    assert (titled.matched, titled.snippet_html) == ("post", "start")
 
 
 def test_the_comments_request_and_its_answer():

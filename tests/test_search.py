@@ -89,7 +89,7 @@ def test_stop_word_wrapped_query(client, corpus):
 def test_word_only_in_a_comment_finds_the_comment_under_its_post(client, corpus):
     """One entry per post: the post, led here by its comment, which shows inside it, linked to its anchor."""
     posts, comment = corpus
-    status, data = api(client, q="staticman")
+    status, data = api(client, q="staticman", facets="1")
     assert data["total"] == 1
     hit = data["results"][0]
     post_url = posts["jekyll"].get_absolute_url()

@@ -84,7 +84,7 @@ def test_the_counts_requested_per_spelling_and_the_best_hit_before_the_filters()
 def test_a_filter_never_changes_the_correction_and_the_count_is_the_spellings():
     """The year leaves one post found only as "jewel staticman": the line still names the spelling
     the whole query found first, the count is that spelling's posts, and the hit says what found it."""
-    buckets = {"alt0": {"entries": {"posts": {"value": 0}}}, "alt1": {"entries": {"posts": {"value": 2}}}, "alt2": {"entries": {"posts": {"value": 9}}}}
+    buckets = {"alt0": {"entries": {"doc_count": 0}}, "alt1": {"entries": {"doc_count": 2}}, "alt2": {"entries": {"doc_count": 9}}}
     response = {
         "hits": {"hits": [raw(7, "alt2.all.words", title="Sydney")]},
         "aggregations": {"spellings": {"buckets": buckets}, "top": {"hits": {"hits": [raw(1, "alt1.title.exact.phrase", "alt2.all.words")]}}},

@@ -119,7 +119,7 @@ def test_a_synonym_is_never_shown_as_a_correction():
     def answer(alt):
         return {
             "hits": {"hits": [{"_source": {"doc_type": "post", "post_id": 1}, "matched_queries": [f"alt{alt}.title.exact.phrase"]}]},
-            "aggregations": {"entries": {"posts": {"value": 1}}},
+            "aggregations": {"entries": {"doc_count": 1}},
         }
 
     assert reader.read(answer(2), alts)[3] == ""  # found through the synonym of what was typed

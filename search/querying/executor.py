@@ -1,4 +1,4 @@
-"""The thin I/O part of a search: send request bodies to both aliases within one deadline.
+"""The thin I/O part of a search: send request bodies to the aliases within one deadline.
 
 It only sends bodies and keeps account (round trips, Elasticsearch's `took`, the bodies sent, for
 the debug table); what to send is decided by search/querying/plan.py and what an answer means by
@@ -14,8 +14,13 @@ import time
 from elasticsearch import ConnectionTimeout, TransportError
 
 from search import process
-from search.aliases import alias_name, live_aliases
-from search.documents import KINDS
+from search.aliases import alias_name
+from search.documents import Kind
+
+# What a search addresses unless told otherwise: the entries' alias. An entry's document holds its
+# shown replies' text (search/documents.py), so one hit is one entry; the replies' own alias serves
+# the comments shown inside the entries of a results page (query.comments_body).
+ENTRIES = (Kind.POSTS,)
 
 
 class DeadlineExceeded(ConnectionTimeout):
@@ -75,7 +80,6 @@ def with_timeout(client, seconds: float):
 class Executor:
     def __init__(self, client, *, deadline_seconds: float, timeout_seconds: float, clock=None):
         self.client = client
-        self.indices = live_aliases()
         self.clock = clock or time.monotonic
         self.deadline = self.clock() + deadline_seconds
         self.timeout_seconds = timeout_seconds
@@ -83,8 +87,8 @@ class Executor:
         self.took_ms = 0
         self.requests: list[dict] = []
 
-    def search(self, body: dict, *, kinds=KINDS) -> dict:
-        """One request to the aliases of `kinds` (both by default); asked once more, within the
+    def search(self, body: dict, *, kinds=ENTRIES) -> dict:
+        """One request to the aliases of `kinds` (the entries' by default); asked once more, within the
         deadline, when the answer lacks shards: by then the coordinating node routes to a live
         copy (measured on the three-node cluster: one such answer 0.11 s after a node was
         killed, "no hits" with a count of 28). A second partial answer is an error, never shown
@@ -101,7 +105,7 @@ class Executor:
         if left <= 0:
             raise DeadlineExceeded("the search's time budget is spent")
         timeout = min(left, self.timeout_seconds)
-        indices = self.indices if kinds is KINDS else ",".join(alias_name(kind) for kind in kinds)
+        indices = ",".join(alias_name(kind) for kind in kinds)
         response = with_timeout(self.client, timeout).search(index=indices, **body).body
         self.round_trips += 1
         self.took_ms += int(response.get("took", 0))

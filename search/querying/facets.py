@@ -1,8 +1,7 @@
 """Narrowing a query by tag and year, and the counts a reader chooses from (pure; plain dicts).
 
-Entries are posts (one per post, search/querying/query.py's collapse), so every count here counts
-posts: a `cardinality` of `post_id` over the matching documents, where a post found only by its
-comments counts too (comments' documents copy their post's tags and date, search/documents.py).
+Entries are posts, one document each, holding their comments' text (search/documents.py), so
+every count here is a document count: a post found only by its comments counts too.
 
 The reader's filters apply as a `post_filter`, after the aggregations: a facet's counts are those
 of the query narrowed by the *other* facet (the years of the chosen tags, the tags of the chosen
@@ -14,7 +13,7 @@ import json
 from dataclasses import dataclass
 
 # The one name of each aggregation in a request, read back by read() below.
-ENTRIES, TAGS, YEARS, COUNT, BUCKETS = "entries", "tags", "years", "posts", "values"
+ENTRIES, TAGS, YEARS, BUCKETS = "entries", "tags", "years", "values"
 # With several spellings: the counts per spelling (search/querying/groups.py), and the best hit of
 # the query before the filters, which decides the correction (search/querying/reader.py).
 SPELLINGS, TOP = "spellings", "top"
@@ -63,10 +62,6 @@ def post_filter(filters: Filters) -> dict | None:
     return _all_of(clauses) if clauses else None
 
 
-def _posts() -> dict:
-    return {"cardinality": {"field": "post_id"}}
-
-
 def aggregations(filters: Filters, *, facets: bool, top_tags: int, spellings: dict | None = None, top: bool = False) -> dict:
     """The number of matching posts (always: pages count posts), and with `facets` the tag and
     year counts (the results page only; never the instant requests). With `spellings` (a filter
@@ -84,17 +79,14 @@ def aggregations(filters: Filters, *, facets: bool, top_tags: int, spellings: di
 
 
 def _counts(filters: Filters, *, facets: bool, top_tags: int) -> dict:
-    aggs = {ENTRIES: {"filter": _all_of(_tag_clauses(filters) + _year_clauses(filters)), "aggs": {COUNT: _posts()}}}
+    aggs = {ENTRIES: {"filter": _all_of(_tag_clauses(filters) + _year_clauses(filters))}}
     if facets:
         aggs[TAGS] = {
             "filter": _all_of(_tag_clauses(filters) + _year_clauses(filters)),
-            # The top tags by matching documents, then counted in posts for those only
-            # (breadth_first): ordering by the posts' count computed it for every tag, and made
-            # the facets cost twice as much (bench/es_cost.py-style `took`, queries of the corpus).
-            "aggs": {BUCKETS: {"terms": {"field": "tags", "size": top_tags, "collect_mode": "breadth_first"}, "aggs": {COUNT: _posts()}}},
+            "aggs": {BUCKETS: {"terms": {"field": "tags", "size": top_tags}}},
         }
         by_year = {"field": "pub_date", "calendar_interval": "year", "format": "yyyy", "min_doc_count": 1}
-        aggs[YEARS] = {"filter": _all_of(_tag_clauses(filters)), "aggs": {BUCKETS: {"date_histogram": by_year, "aggs": {COUNT: _posts()}}}}
+        aggs[YEARS] = {"filter": _all_of(_tag_clauses(filters)), "aggs": {BUCKETS: {"date_histogram": by_year}}}
     return aggs
 
 
@@ -112,8 +104,8 @@ def top_hit(aggs: dict) -> dict | None:
 
 def total(aggs: dict) -> int | None:
     """Matching posts, or None when the answer has no count (then the caller counts documents)."""
-    found = aggs.get(ENTRIES, {}).get(COUNT)
-    return int(found["value"]) if found else None
+    found = aggs.get(ENTRIES)
+    return int(found["doc_count"]) if found else None
 
 
 def read(aggs: dict, filters: Filters) -> Facets | None:
@@ -122,8 +114,8 @@ def read(aggs: dict, filters: Filters) -> Facets | None:
     if TAGS not in aggs:
         return None
     buckets = lambda name: aggs.get(name, {}).get(BUCKETS, {}).get("buckets", [])  # noqa: E731
-    tags = sorted(((b["key"], int(b[COUNT]["value"])) for b in buckets(TAGS)), key=lambda t: (-t[1], t[0]))
-    years = sorted(((int(b["key_as_string"]), int(b[COUNT]["value"])) for b in buckets(YEARS)), reverse=True)
+    tags = sorted(((b["key"], int(b["doc_count"])) for b in buckets(TAGS)), key=lambda t: (-t[1], t[0]))
+    years = sorted(((int(b["key_as_string"]), int(b["doc_count"])) for b in buckets(YEARS)), reverse=True)
     shown = {t for t, _ in tags}
     tags += [(t, 0) for t in dict.fromkeys(filters.tags) if t not in shown]
     if filters.year and filters.year not in {y for y, _ in years}:

@@ -403,6 +403,11 @@ def comments_body(query: dict, post_ids: list[int], *, per_post: int, fragment_s
     }
 
 
+# Without snippets, a post's comments are still marked (a short fragment, none where no word
+# matched), so the dropdown can say a reply put the post there (results.result_of): the
+# highlighter reads the comments of the page's few hits, most of which have none.
+MARKED_ONLY = {"fragment_size": 20, "number_of_fragments": 1, "no_match_size": 0}
+
 # Newest first, then a stable order, so that pages neither repeat nor skip a hit (scores are
 # constants). A post has no comment_id: `unmapped_type`, or the posts index would fail its shards.
 NEWEST_ORDER = [
@@ -428,12 +433,14 @@ def search_body(
     snippets: bool = True,
 ) -> dict:
     """The full request: the query, the page, highlighting (HTML-escaped by Elasticsearch, of the
-    `highlight` query when given) and suggest. With `entries`, one hit per post: the documents (a
-    post, its comments) collapse on `post_id`, at the rank of the best of them (nearly free:
-    bench/es_cost.py). `post_filter` narrows the hits, not `aggs` (search/querying/facets.py).
-    Without `snippets` only the titles are highlighted: the instant box shows no snippet, and the
-    bodies' highlighting is a third of a keystroke's Elasticsearch time (docs/benchmarks.md)."""
+    `highlight` query when given) and suggest. With `entries`, the count comes from the
+    aggregations: one hit is one entry, a post's document holding its comments' text
+    (search/documents.py), so no `collapse` keeps Elasticsearch from skipping. `post_filter` narrows the hits, not `aggs` (search/querying/facets.py).
+    Without `snippets` the titles are highlighted, and the comments only to say whether they
+    match (MARKED_ONLY): the instant box shows no snippet, and the bodies' highlighting is a third
+    of a keystroke's Elasticsearch time (docs/benchmarks.md)."""
     snippet = {"fragment_size": fragment_size, "number_of_fragments": 1, "no_match_size": fragment_size}
+    bodies = dict.fromkeys(BODIES, snippet) if snippets else {COMMENT: MARKED_ONLY}
     body = {
         "query": query,
         "from": (page - 1) * page_size,
@@ -442,11 +449,10 @@ def search_body(
         # Sorted by score alone: a second sort key (newest first among equal scores) made a
         # twelve-word query 4x slower, since Lucene can then no longer skip hits that cannot make
         # the page (measured with `took`, bench/hostile.py).
-        "highlight": {**HIGHLIGHT_TAGS, "fields": {TITLE: {"number_of_fragments": 0}, **({f: snippet for f in BODIES} if snippets else {})}},
+        "highlight": {**HIGHLIGHT_TAGS, "fields": {TITLE: {"number_of_fragments": 0}, **bodies}},
     }
     if entries:
-        body["collapse"] = {"field": "post_id"}
-        body["track_total_hits"] = False  # entries are counted by facets.aggregations(), posts not documents
+        body["track_total_hits"] = False  # entries are counted by facets.aggregations()
     if post_filter:
         body["post_filter"] = post_filter
     if sort == NEWEST:  # the same matches as by relevance; the tiers still decide the "showing results for" line

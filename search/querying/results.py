@@ -50,10 +50,17 @@ class Hit:
             return None
 
 
+MARK = "<mark>"
+
+
 def result_of(raw: dict) -> Hit:
-    """A hit of either document type as the result a reader sees, from RESULT_FIELDS only."""
+    """A hit of either document type as the result a reader sees, from RESULT_FIELDS only. A post
+    whose title and text hold none of the words was found by its comments' text, which its
+    document holds: it says so (`matched`), and its snippet is theirs."""
     src, hl = raw["_source"], raw.get("highlight", {})
     is_comment = src.get("doc_type") == Kind.COMMENTS.entry
+    title_html, text, comment = (hl.get("title") or [""])[0], (hl.get("text") or [""])[0], (hl.get("comment") or [""])[0]
+    by_comments = not is_comment and MARK in comment and MARK not in text and MARK not in title_html
     return Hit(
         type=Kind.COMMENTS.entry if is_comment else Kind.POSTS.entry,
         id=int(src["comment_id"] if is_comment else src["post_id"]),
@@ -61,8 +68,9 @@ def result_of(raw: dict) -> Hit:
         title=src.get("post_title" if is_comment else "title", ""),
         url=src.get("url", ""),
         score=round(float(raw.get("_score") or 0.0), 4),
-        title_html="" if is_comment else (hl.get("title") or [""])[0],
-        snippet_html=(hl.get("comment") or hl.get("text") or [""])[0],
+        title_html="" if is_comment else title_html,
+        snippet_html=comment if is_comment or by_comments else (text or comment),
+        matched=Kind.COMMENTS.entry if by_comments else Kind.POSTS.entry,
         pub_date=src.get("pub_date", ""),
         author=src.get("author", ""),
         post_url=src.get("post_url", "") if is_comment else "",

@@ -38,14 +38,17 @@ class AuditReport:
 
 
 def apply_rechecks(client) -> AuditReport:
-    """Compare and repair the kinds a TRUNCATE asked for, then drop the requests (one renewed
-    meanwhile stays). A document refused for its own content is dead-lettered by the repair, as
+    """Compare and repair the kinds a TRUNCATE asked for (the comments' with the posts', whose
+    documents hold their text), then drop the requests (one renewed meanwhile stays). A document refused for its own content is dead-lettered by the repair, as
     by `search_check --repair`: it never keeps the request, so no round fails for it forever.
     When Elasticsearch cannot be read, the check raises and the request waits for the next round."""
     requests = dict(RecheckRequest.objects.values_list("kind", "requested_at"))
     if not requests:
         return AuditReport([], {}, {}, {})
-    results = checking.check(client, kinds=[Kind(k) for k in requests])
+    kinds = [Kind(k) for k in requests]
+    if Kind.COMMENTS in kinds and Kind.POSTS not in kinds:  # a post's document holds its comments' text
+        kinds.insert(0, Kind.POSTS)
+    results = checking.check(client, kinds=kinds)
     failed = checking.repair(results, client=client) if any(r.differences for r in results) else {}
     with transaction.atomic():
         for kind, at in requests.items():

@@ -15,6 +15,7 @@ import logging
 from collections import defaultdict
 
 from search import generation, vocabulary, vocabulary_build
+from search.documents import Kind
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +26,8 @@ def record(client, pairs: list, applied: set) -> int:
     if not vocabulary.available():
         return 0
     ids: dict[str, list[str]] = defaultdict(list)
-    for key, action in pairs:
-        if key in applied and action.get("_op_type") == "index":
+    for key, action in pairs:  # an entry's document holds its replies' words: a reply's own is not read
+        if key in applied and action.get("_op_type") == "index" and action["_source"].get("doc_type") == Kind.POSTS.entry:
             ids[action["_index"]].append(action["_id"])
     if not ids:
         return 0

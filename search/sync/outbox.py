@@ -30,7 +30,7 @@ from search.breaker import Breaker
 from search.client import get_client, sync_client
 from search.documents import Kind
 from search.models import DeadChange, PendingChange
-from search.sync import freshwords, replaylog
+from search.sync import entry_refresh, freshwords, replaylog
 from search.sync.indexing import UNREADABLE, Actions, BulkOutcome, IndexingError, actions_for_changes, apply_changes, merged_changes
 from search.versions import StatementNow
 
@@ -56,6 +56,7 @@ class DrainResult:
     error: str = ""
     unreachable: bool = False
     blocked: bool = False  # every failure was the cluster refusing writes (read-only index, overload)
+    refreshed: int = 0  # entries re-versioned for their replies' changes: their own outbox entries follow
 
 
 def due_entries(limit: int, upto: int | None = None, min_age: float = 0.0):
@@ -236,6 +237,7 @@ def drain(*, limit: int, client=None, refresh: bool = True, upto: int | None = N
                 metrics.sync_round("unreachable", refused=len(entries))
                 return DrainResult(failed=len(entries), error=message, unreachable=True)
             result = record_outcome(entries, outcome, keep_for_replay=keep)
+            result.refreshed = entry_refresh.after_replies(client or get_client(), outcome.applied)
             result.blocked = outcome.blocked
             account(entries, outcome, result, searchable=refresh)
         freshwords.record(client or get_client(), found.pairs, outcome.applied)
@@ -272,6 +274,8 @@ def drain_all(*, batch: int, client=None, refresh: bool = True, min_age: float =
             tries += 1
             continue
         tries = 0
+        if result.refreshed:  # the entries of the replies just applied: their documents now
+            upto = PendingChange.objects.aggregate(Max("id"))["id__max"]
         if not (result.applied or result.failed):
             return total
 
@@ -283,6 +287,8 @@ def sync_after_commit(*, batch: int) -> None:
         return
     try:
         result = drain(limit=batch, lock_timeout=conf.get().sync.sync_lock_timeout_seconds, client=sync_client())
+        if result.refreshed and not (result.unreachable or result.blocked):  # a reply's entry: its document too
+            result = drain(limit=batch, lock_timeout=conf.get().sync.sync_lock_timeout_seconds, client=sync_client())
     except OperationalError as exc:
         if getattr(exc.__cause__, "pgcode", None) != "55P03":
             log.exception("search sync failed; the change waits in the outbox")

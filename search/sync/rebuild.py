@@ -398,8 +398,7 @@ def read_vocabulary(client, new: dict[str, str]) -> dict[str, tuple[int, int, in
     live, changes made during the load included; from there fresh words join it as the sync
     indexes them (search/vocabulary_build.py). Run in the background while the replay log closes and
     the old indices are deleted (reading loads the new indices' fielddata)."""
-    index = ",".join(new.get(kind, alias_name(kind)) for kind in KINDS)
-    return vocabulary_build.collect(client, index=index)
+    return vocabulary_build.collect(client, index=new.get(Kind.POSTS, alias_name(Kind.POSTS)))
 
 
 def refresh_vocabulary(client, words: Future | None = None, *, fresh_before: int | None = None) -> int | None:
