@@ -44,8 +44,9 @@ def _comment(found: Hit) -> CommentMatch:
 
 
 def entry(raw: dict) -> Hit:
-    """One entry per post from a collapsed hit: the post, at the rank of its best matching document.
-    Led by a comment, the entry still names and links the post, and shows that comment inside it."""
+    """One entry per post from a hit: a post's document holds its comments' text, so a hit is a
+    post. A comment's own document (an index built before that, until `reindex`) still names and
+    links its post, and shows that comment inside it."""
     head = hit(raw)
     if head.type != Kind.COMMENTS.entry:
         return head
