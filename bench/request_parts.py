@@ -88,6 +88,7 @@ WAYS = {
     "no aggregations": lambda body, _: _without(body, "aggs"),
     BARE: lambda body, _: _without(body, "aggs", "collapse"),
     "bounded count (1,000), no collapse": lambda body, _: {**_without(body, "aggs", "collapse"), "track_total_hits": 1000},
+    "bounded count (10,000), no collapse": lambda body, _: {**_without(body, "aggs", "collapse"), "track_total_hits": 10_000},
     "first phase only": lambda body, window: _without(_phases(body, window), "rescore"),
     PHASES: _phases,
 }
@@ -99,7 +100,10 @@ def main():
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--seed", type=int, default=99)
     parser.add_argument("--window", type=int, default=100, help="the rescore window of the `phases` way")
+    parser.add_argument("--way", action="append", choices=list(WAYS), help="only these ways (repeatable; default: all)")
+    parser.add_argument("--snippets", action="store_true", help="the bodies of full answers (snippets, spellings counted), not the keystroke's shape")
     args = parser.parse_args()
+    ways = {w: WAYS[w] for w in args.way or WAYS}
     from bench import inprocess
 
     inprocess.setup(SEARCH_CACHE_SECONDS="0")
@@ -114,24 +118,25 @@ def main():
     client, es = Client(), get_client()
     posts = load_posts(args.corpus)
     print(f"prefix {conf.get().index.prefix}, {args.queries} fresh queries a kind; Elasticsearch's took, median / mean ms")
-    print("| kind | requests | " + " | ".join(WAYS) + " | phases' page as the bare query's |")
-    print("| --- | --- | " + " | ".join("---" for _ in WAYS) + " | --- |")
+    print("| kind | requests (with aggregations) | " + " | ".join(ways) + " | phases' page as the bare query's |")
+    print("| --- | --- | " + " | ".join("---" for _ in ways) + " | --- |")
     for kind in (KEYSTROKE, CORRECT, MISSPELLED):
         bodies.clear()
         with inprocess.recorded(bodies):  # the replays below are not recorded
             for q in pool(args.corpus, kind=kind, size=args.queries, seed=args.seed, posts=posts):
-                client.get("/api/search/", {"q": q, "snippets": "0"})
-        took = {way: [] for way in WAYS}
+                client.get("/api/search/", {"q": q, "snippets": "1" if args.snippets else "0"})
+        took = {way: [] for way in ways}
         same = 0  # bodies whose phases put the same documents in the same order as the bare query
         for index, body in bodies:
             tops = {}
-            for way, shape in WAYS.items():
+            for way, shape in ways.items():
                 answer = es.options(request_timeout=30).search(index=index, body=shape(body, args.window), request_cache=False)
                 took[way].append(answer["took"])
                 tops[way] = [h["_id"] for h in answer["hits"]["hits"]]
-            same += tops[PHASES] == tops[BARE]
+            same += PHASES in tops and BARE in tops and tops[PHASES] == tops[BARE]
         cells = [f"{statistics.median(v):.1f} / {statistics.mean(v):.1f}" for v in took.values()]
-        print(f"| {kind} | {len(bodies)} | " + " | ".join(cells) + f" | {same} of {len(bodies)} |")
+        counted = sum("aggs" in body for _, body in bodies)
+        print(f"| {kind} | {len(bodies)} ({counted}) | " + " | ".join(cells) + f" | {same} of {len(bodies)} |")
 
 
 if __name__ == "__main__":

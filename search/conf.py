@@ -325,6 +325,12 @@ class ServingSettings:
 
     page_size: int = _doc("Results per page.", 10)
     max_page: int = _doc("The last page the pager reaches; a later page is answered as past the end, with a link to the last.", 50)
+    count_bound: int = _doc(
+        'Matching posts a search without facets counts exactly; past it the page says "more than N" and Elasticsearch skips the '
+        "documents that cannot make the page (docs/search.md#counts). At least max_page times page_size plus one, so the pager stays exact.",
+        1000,
+        min=1,
+    )
     highlight_fragment_size: int = _doc("Characters of a result's snippet.", 160)
     entry_comments: int = _doc("Matching comments shown inside a post's entry on the results page.", 3)
     instant_counts: bool = _doc(

@@ -3,6 +3,7 @@ dicts (no services)."""
 
 import pytest
 
+from search.alternative import Alternative
 from search.querying import facets, reader, resultcache
 from search.querying.facets import Facets, Filters
 from search.querying.query import MATCHES, comments_body, search_body
@@ -24,7 +25,11 @@ def test_one_hit_is_one_entry_and_the_filters_narrow_only_the_hits():
     skipping documents that cannot make the page (docs/benchmarks.md#100x-the-corpus)."""
     chosen = Filters(tags=("python", "django"), year=2010)
     body = search_body({"match_all": {}}, page=2, page_size=10, fragment_size=160, entries=True, post_filter=facets.post_filter(chosen))
-    assert "collapse" not in body and body["track_total_hits"] is False  # the aggregations count
+    assert "collapse" not in body and body["track_total_hits"] is False  # no bound asked: nothing counts
+    bounded = search_body({"match_all": {}}, page=1, page_size=10, fragment_size=160, entries=True, count_up_to=1000)
+    assert bounded["track_total_hits"] == 1000 and "aggs" not in bounded  # Elasticsearch may skip past 1,000
+    counted = search_body({"match_all": {}}, page=1, page_size=10, fragment_size=160, entries=True, count_up_to=1000, aggs={"entries": {}})
+    assert counted["track_total_hits"] is False  # the aggregations count, exactly
     assert body["from"] == 10  # pages count entries (posts)
     assert body["post_filter"] == {
         "bool": {
@@ -47,9 +52,8 @@ def test_each_facet_counts_posts_under_the_other_filters():
     assert aggs["tags"]["aggs"] == {"values": {"terms": {"field": "tags", "size": 10}}}
     assert aggs["years"]["filter"] == {"bool": {"filter": [tag]}}  # the other years stay in view
     assert "aggs" not in aggs["years"]["aggs"]["values"]
-    # The instant requests count posts, never facets.
-    assert set(facets.aggregations(facets.NONE, facets=False, top_tags=10)) == {"entries"}
-    assert facets.aggregations(facets.NONE, facets=False, top_tags=10)["entries"]["filter"] == {"match_all": {}}
+    # Nothing else to aggregate: no count either, the hits count themselves up to a bound (issue 52).
+    assert facets.aggregations(Filters(tags=("python",)), facets=False, top_tags=10) == {}
 
 
 def test_facets_read_counts_and_keep_a_chosen_value_removable():
@@ -63,6 +67,15 @@ def test_facets_read_counts_and_keep_a_chosen_value_removable():
     assert found.years == [(2011, 5), (2010, 0), (2009, 2)]  # newest first, the chosen year kept
     assert facets.total(aggs) == 7
     assert facets.read({"entries": {"doc_count": 1}}, facets.NONE) is None
+
+
+def test_a_count_past_its_bound_says_more_and_an_aggregation_counts_exactly():
+    bounded = {"hits": {"total": {"value": 1000, "relation": "gte"}, "hits": []}}
+    assert reader.total(bounded) == (1000, False)
+    assert reader.total({"hits": {"total": {"value": 12, "relation": "eq"}, "hits": []}}) == (12, True)
+    assert reader.total({**bounded, "aggregations": {"entries": {"doc_count": 4321}}}) == (4321, True)
+    found = reader.read(bounded, [Alternative(1.0, "python", typed=True)])
+    assert (found.total, found.exact, found.listed) == (1000, False, 1000)
 
 
 def test_an_entry_led_by_a_comment_names_and_links_its_post():
@@ -118,6 +131,8 @@ def test_pages_and_facets_survive_the_result_cache():
     back = resultcache.unpack(resultcache.pack(result))
     assert back["hits"] == [hit]
     assert back["facets"] == result.facets
+    assert back["exact"] is True
+    assert resultcache.unpack(resultcache.pack(SearchResult(query="q", page=1, page_size=10, total=1000, exact=False)))["exact"] is False
 
 
 @pytest.mark.parametrize(

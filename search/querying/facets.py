@@ -63,12 +63,18 @@ def post_filter(filters: Filters) -> dict | None:
 
 
 def aggregations(filters: Filters, *, facets: bool, top_tags: int, spellings: dict | None = None, top: bool = False) -> dict:
-    """The number of matching posts (always: pages count posts), and with `facets` the tag and
-    year counts (the results page only; never the instant requests). With `spellings` (a filter
-    per spelling, groups.filters()) each is counted apart, so the page counts only the posts of
-    the spelling it stands for, and the posts of all of them are counted too: the pages list
-    those. With `top`, the best hit before the filters (aggregations see the query, not the
-    `post_filter`): what the query means never depends on a filter, an order or a page."""
+    """The counts an answer needs, none when it needs none: then the hits count themselves up to
+    a bound (query.search_body's `count_up_to`), which lets Elasticsearch skip the documents that
+    cannot make the page. Any aggregation visits every matching document, so beside one the
+    number of matching posts is counted exactly at little cost.
+
+    With `facets` the tag and year counts (the results page only; never the instant requests).
+    With `spellings` (a filter per spelling, groups.filters()) each is counted apart, so the page
+    counts only the posts of the spelling it stands for, and the posts of all of them are counted
+    too: the pages list those. With `top`, the best hit before the filters (aggregations see the
+    query, not the `post_filter`): what the query means never depends on a filter, an order or a page."""
+    if not (facets or spellings or top):
+        return {}
     counts = _counts(filters, facets=facets, top_tags=top_tags)
     aggs = {SPELLINGS: {"filters": {"filters": spellings}, "aggs": counts}} if spellings else counts
     if spellings:  # and the posts of every spelling, which the list holds (the pages reach them all)

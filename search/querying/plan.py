@@ -65,8 +65,7 @@ def _body(
         title_weight=0.0 if snippets else ranking.instant_title_weight,  # the dropdown shows titles: title matches first
         frequent=(holding or {}, ranking.frequent_word_ratio, untitled),
     )
-    query = syntax.restricted(query, parsed, excluded)  # the phrases and -exclusions (search/querying/syntax.py)
-    serving = cfg.serving
+    query, serving = syntax.restricted(query, parsed, excluded), cfg.serving  # the phrases and -exclusions (search/querying/syntax.py)
     # Each spelling counted apart; for a keystroke too unless serving.instant_counts is off (a third more of its Elasticsearch
     # time, for "See all N"); where the page's first hit may not be the query's best (a filter, newest first, a later page), that too.
     spellings = groups.filters(query, alts) if snippets or serving.instant_counts else {}
@@ -80,6 +79,7 @@ def _body(
         highlight=highlight_query(alts, completing=completing),
         sort=sort,
         entries=True,
+        count_up_to=max(serving.count_bound, serving.max_page * serving.page_size + 1),  # past the pages' reach
         snippets=snippets,
         post_filter=facets.post_filter(filters),
         aggs=counts,

@@ -431,11 +431,13 @@ def search_body(
     entries: bool = False,
     post_filter: dict | None = None,
     snippets: bool = True,
+    count_up_to: int | bool = False,
 ) -> dict:
     """The full request: the query, the page, highlighting (HTML-escaped by Elasticsearch, of the
-    `highlight` query when given) and suggest. With `entries`, the count comes from the
-    aggregations: one hit is one entry, a post's document holding its comments' text
-    (search/documents.py), so no `collapse` keeps Elasticsearch from skipping. `post_filter` narrows the hits, not `aggs` (search/querying/facets.py).
+    `highlight` query when given) and suggest. One hit is one entry, a post's document holding its
+    comments' text (search/documents.py), so no `collapse` keeps Elasticsearch from skipping. With
+    `entries` the hits are counted up to `count_up_to` when there are no `aggs`; beside them, the
+    aggregations count (facets.aggregations()). `post_filter` narrows the hits, not `aggs` (search/querying/facets.py).
     Without `snippets` the titles are highlighted, and the comments only to say whether they
     match (MARKED_ONLY): the instant box shows no snippet, and the bodies' highlighting is a third
     of a keystroke's Elasticsearch time (docs/benchmarks.md)."""
@@ -452,7 +454,7 @@ def search_body(
         "highlight": {**HIGHLIGHT_TAGS, "fields": {TITLE: {"number_of_fragments": 0}, **bodies}},
     }
     if entries:
-        body["track_total_hits"] = False  # entries are counted by facets.aggregations()
+        body["track_total_hits"] = False if aggs else count_up_to
     if post_filter:
         body["post_filter"] = post_filter
     if sort == NEWEST:  # the same matches as by relevance; the tiers still decide the "showing results for" line

@@ -20,16 +20,18 @@ class Reading(NamedTuple):
     spelling: str
     synonyms: tuple[str, ...] = ()
     listed: int = 0  # the posts of every spelling, which the pages list (at least `total`)
+    exact: bool = True  # False: `total` is a bound the matching posts exceed ("more than N")
 
 
-def total(response: dict, spelling: str | None = None) -> int:
-    """Matching posts of the page's spelling when the answer counts them (facets.aggregations),
-    else matching documents."""
+def total(response: dict, spelling: str | None = None) -> tuple[int, bool]:
+    """Matching posts of the page's spelling when the aggregations count them (exactly), else the
+    hits' own count, which stops at a bound (`relation` "gte": there are more)."""
     posts = facets.total(facets.scope(response.get("aggregations", {}), spelling))
     if posts is not None:
-        return posts
+        return posts, True
     hits = response.get("hits", {})
-    return int(hits.get("total", {}).get("value", len(hits.get("hits", []))))
+    counted = hits.get("total", {})
+    return int(counted.get("value", len(hits.get("hits", [])))), counted.get("relation", "eq") == "eq"
 
 
 def hit(raw: dict) -> Hit:
@@ -124,6 +126,6 @@ def read(response: dict, alternatives: list[Alternative], *, by_date: bool = Fal
             source = alt.synonym_of or alt.form_of or alt.text
             showing_for = "" if source == alternatives[0].text else source
     hits = [_label(entry(h), h, alternatives, spelling) for h in raw_hits]
-    counted = total(response, spelling)
+    counted, exact = total(response, spelling)
     every = facets.total(response.get("aggregations", {}))  # the posts of every spelling, when counted apart
-    return Reading(hits, counted, strategy, showing_for, spelling, _synonyms(raw_hits, alternatives), max(counted, every or 0))
+    return Reading(hits, counted, strategy, showing_for, spelling, _synonyms(raw_hits, alternatives), max(counted, every or 0), exact)

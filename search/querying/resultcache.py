@@ -126,6 +126,7 @@ def pack(result) -> tuple:
         result.set_aside,
         tuple(_packed_hit(h) for h in result.recent),
         tuple(result.popular_tags),
+        result.exact,
     )
 
 
@@ -151,4 +152,5 @@ def unpack(value: tuple) -> dict:
         set_aside=rest[3] if len(rest) > 3 else 0,
         recent=[_hit(h) for h in rest[4]] if len(rest) > 4 else [],
         popular_tags=list(rest[5]) if len(rest) > 5 else [],
+        exact=rest[6] if len(rest) > 6 else True,
     )

@@ -86,6 +86,7 @@ class SearchResult:
     set_aside: int = 0  # newest first: the posts of other spellings that Best match lists and it does not
     verbatim: bool = False  # searched as typed (`?verbatim=1`): no correction, no completion
     counted: bool = True  # `total` counts the posts of the spelling shown (an instant answer may not: serving.instant_counts)
+    exact: bool = True  # False: more posts match than `total`, where the count stopped (serving.count_bound)
     recent: list[Hit] = field(default_factory=list)  # a page that found nothing: the newest posts (search/querying/starters.py)
     popular_tags: list[tuple[str, int]] = field(default_factory=list)  # ... and the commonest tags, with their posts
     took_ms: int = 0
@@ -151,6 +152,7 @@ class SearchResult:
             "strategy": self.strategy,
             "search_terms": self.search_terms,
             "total": self.total,
+            "total_exact": self.exact,
             "others": self.others,
             "took_ms": self.took_ms,
             "page": self.page,
@@ -607,7 +609,7 @@ def _read(result: SearchResult, response: dict) -> None:
     result.boosts = boosts(result.alternatives, tiers=conf.get().ranking.tiers)
     found = reader.read(response, result.alternatives, by_date=result.sort != RELEVANCE)
     result.hits, result.total, result.strategy, result.synonyms = found.hits, found.total, found.strategy, found.synonyms
-    result.listed = found.listed
+    result.listed, result.exact = found.listed, found.exact
     result.showing_for = result.parsed.showing(found.showing_for) if found.showing_for else ""  # the phrases as quoted
     # The facets of the spelling the page stands for (search/querying/groups.py).
     result.facets = facets.read(facets.scope(response.get("aggregations", {}), found.spelling), result.filters)

@@ -76,6 +76,7 @@ def _instant_texts() -> dict:
         "some_words": gettext("some of the words, in {where}"),
         "result_one": ngettext("{n} result", "{n} results", 1),
         "result_other": ngettext("{n} result", "{n} results", 2),
+        "result_more": gettext("{n}+ results"),
         # French says "0 résultat": the language's plural rule, asked of its own catalogue.
         "zero_is_one": ngettext("{n} result", "{n} results", 0) == ngettext("{n} result", "{n} results", 1),
         "see_all": gettext("See all {count}"),

@@ -36,7 +36,7 @@
     found_as: "found as \u201c{spelling}\u201d", in_reply: "a {reply}", in_text: "the text",
     together: "the words together in {where}", every_word: "every word, in the title or {where}",
     some_words: "some of the words, in {where}", result_one: "{n} result", result_other: "{n} results",
-    zero_is_one: false, see_all: "See all {count}", see_all_results: "See all results",
+    result_more: "{n}+ results", zero_is_one: false, see_all: "See all {count}", see_all_results: "See all results",
     did_you_mean: "Did you mean {suggestion}?", showing_for: "Showing results for {shown}",
     no_results: "No results for {query}", shown: "{n} shown",
     arrows: "Use the up and down arrow keys to choose one", arrow_down: "Use the down arrow key to choose it"
@@ -195,7 +195,9 @@
     return data.counted !== false || (data.search_terms || []).length <= 1;
   }
 
+  // Past serving.count_bound the server stops counting (total_exact false): "1000+ results".
   function countText(data) {
+    if (data.total_exact === false) return t("result_more", { n: data.total });
     var one = data.total === 1 || (TEXTS.zero_is_one && data.total === 0);
     return t(one ? "result_one" : "result_other", { n: data.total });
   }
