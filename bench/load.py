@@ -320,7 +320,7 @@ def plan_candidates(args) -> tuple[list[tuple], dict]:
         twins = [
             (f"{label}, at {args.ref}", f"{server}@ref", prefix, kind)
             for label, server, prefix, kind in candidates
-            if server in ("shipped", "cached") and label.startswith("this search, ")
+            if server.split("@")[0] in ("shipped", "cached") and NODE not in server and label.startswith("this search, ")  # the scaled corpus's too
         ]
         if not twins:
             sys.exit("--ref: no 'this search' candidate is run")

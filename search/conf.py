@@ -331,6 +331,12 @@ class ServingSettings:
         1000,
         min=1,
     )
+    count_apart_up_to: int = _doc(
+        'A query with several spellings counts each apart ("N results for <the one shown>") while the dictionary says it matches at '
+        "most this many documents; past it, with no facets, the count is every spelling's, bounded (docs/search.md#counts).",
+        10000,
+        min=0,
+    )
     highlight_fragment_size: int = _doc("Characters of a result's snippet.", 160)
     entry_comments: int = _doc("Matching comments shown inside a post's entry on the results page.", 3)
     instant_counts: bool = _doc(

@@ -60,3 +60,40 @@ def test_the_bound_reaches_past_the_pages_whatever_it_is_set_to(settings):
     settings.SEARCH = {**settings.SEARCH, "COUNT_BOUND": 100, "MAX_PAGE": 30, "PAGE_SIZE": 10}
     body = plan.typed_request("zucchini", page=1, cfg=conf.get(), snippets=False)
     assert body["track_total_hits"] == 301  # the pager counts the 300 posts it reaches exactly
+
+
+def test_a_misspelling_of_many_documents_counts_every_spelling_up_to_the_bound(client, many_posts, settings):
+    """Counting spellings apart is an aggregation over every match: past COUNT_APART_UP_TO
+    documents (the dictionary's bound) the count is every spelling's, and says so."""
+    apart = client.get("/api/search/", {"q": "zuchini harvest"}).json()
+    assert apart["showing_for"] == "zucchini harvest" and len(apart["search_terms"]) > 1
+    assert (apart["counted"], apart["total_exact"]) == (True, True)  # few documents: each spelling counted apart, exactly
+    settings.SEARCH = {**settings.SEARCH, "COUNT_APART_UP_TO": 10, "PAGE_FACETS": False}
+    together = client.get("/api/search/", {"q": "zuchini harvest"}).json()
+    assert together["showing_for"] == "zucchini harvest"  # the same correction, the same hits
+    assert [r["id"] for r in together["results"]] == [r["id"] for r in apart["results"]]
+    assert (together["counted"], together["total"], together["total_exact"], together["others"]) == (False, 25, False, 0)
+    page = client.get("/search/", {"q": "zuchini harvest"}).content.decode()
+    assert summary(page).startswith("More than 25 results for zucchini harvest and similar spellings")
+    settings.SEARCH = {**settings.SEARCH, "PAGE_FACETS": True}
+    faceted = client.get("/api/search/", {"q": "zuchini harvest", "facets": "1"}).json()
+    assert (faceted["counted"], faceted["total"], faceted["total_exact"]) == (True, apart["total"], True)  # facets: apart, exactly
+
+
+def test_a_cached_answer_keeps_its_bounded_count(client, many_posts, settings):
+    settings.SEARCH = {**settings.SEARCH, "COUNT_APART_UP_TO": 10, "CACHE_SECONDS": 300}
+    first = client.get("/api/search/", {"q": "zuchini harvest", "snippets": "0"}).json()
+    again = client.get("/api/search/", {"q": "zuchini harvest", "snippets": "0"}).json()
+    assert (first["counted"], first["total_exact"]) == (False, False)
+    assert (again["counted"], again["total"], again["total_exact"]) == (False, 25, False)
+
+
+def test_the_dictionarys_bound_sums_each_word_of_every_spelling_once():
+    from search.alternative import Alternative
+    from search.querying import plan
+
+    docs = {"zuchini": 0, "harvest": 30, "zucchini": 31, "harvester": 4}
+    alts = [Alternative(1.0, "the zuchini harvest", typed=True), Alternative(0.8, "the zucchini harvest")]
+    assert plan.matches_at_most(alts, lambda word: docs.get(word, 1000)) == 61  # "the" is a stop word, "harvest" counted once
+    started = lambda word: docs["harvester"] if word == "harvest" else 0  # noqa: E731
+    assert plan.matches_at_most(alts, lambda word: docs.get(word, 1000), unfinished="harvest", started=started) == 65

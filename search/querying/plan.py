@@ -50,9 +50,11 @@ def _body(
     holding: Mapping[str, int] | None = None,
     untitled: frozenset[str] = frozenset(),
     formed_last: bool = False,
+    many: bool = False,
 ) -> dict:
     """One entry per post; with `detail` the tag and year facets (the comments: comments_request());
-    `filters` narrow the entries; without `snippets` only titles are highlighted. `formed_last`: _completion_weight."""
+    `filters` narrow the entries; without `snippets` only titles are highlighted. `formed_last`: _completion_weight.
+    `many`: the query may match more documents than spellings are counted apart for (serving.count_apart_up_to)."""
     ranking = cfg.ranking
     query = build_query(
         alts,
@@ -66,11 +68,7 @@ def _body(
         frequent=(holding or {}, ranking.frequent_word_ratio, untitled),
     )
     query, serving = syntax.restricted(query, parsed, excluded), cfg.serving  # the phrases and -exclusions (search/querying/syntax.py)
-    # Each spelling counted apart; for a keystroke too unless serving.instant_counts is off (a third more of its Elasticsearch
-    # time, for "See all N"); where the page's first hit may not be the query's best (a filter, newest first, a later page), that too.
-    spellings = groups.filters(query, alts) if snippets or serving.instant_counts else {}
-    top = bool(spellings) and bool(filters or sort != RELEVANCE or page > 1)
-    counts = facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags, spellings=spellings, top=top)
+    counts = _aggregations(query, alts, filters=filters, sort=sort, page=page, detail=detail, snippets=snippets, many=many, serving=serving)
     return search_body(
         query,
         page=page,
@@ -86,12 +84,34 @@ def _body(
     )
 
 
+def _aggregations(query: dict, alts: list[Alternative], *, filters: Filters, sort: str, page: int, detail: bool, snippets: bool, many: bool, serving) -> dict:
+    """What a search aggregates (facets.aggregations). Each spelling counted apart; for a keystroke too unless
+    serving.instant_counts is off (a third more of its Elasticsearch time, for "See all N"), and not where the query may
+    match `many` documents (an aggregation visits each: no skipping) unless facets visit them anyway or newest first lists
+    the page's spelling only. Where the page's first hit may not be the query's best (a filter, newest first, a later
+    page), that hit too."""
+    wanted = groups.filters(query, alts) if snippets or serving.instant_counts else {}
+    spellings = {} if many and sort == RELEVANCE and not (detail and serving.page_facets) else wanted
+    top = bool(wanted) and bool(filters or sort != RELEVANCE or page > 1)
+    return facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags, spellings=spellings, top=top)
+
+
 def _completion_weight(ranking, *, completing: bool, formed_last: bool) -> float:
     """What an unfinished last word's completions weigh: none for a finished one; less when the
     blog holds the word in other forms (held_forms): a word of the language, likely finished."""
     if not completing:
         return 0.0
     return min(ranking.completion_weight, ranking.form_completion_weight) if formed_last else ranking.completion_weight
+
+
+def matches_at_most(alts: list[Alternative], held: Callable[[str], int], *, unfinished: str = "", started: Callable[[str], int] | None = None) -> int:
+    """An upper bound of the documents a search of `alts` matches, from the dictionary: every
+    tier requires a word, so a match holds one of the non-stop words of some alternative (`held`
+    counts a word's documents). An `unfinished` last word also counts its likeliest completion's
+    (`started`). Decides whether spellings are counted apart (_body's `many`)."""
+    found = {key_word(w) for alt in alts for w in without_stop_words(alt.text).split()}
+    total = sum(held(word) for word in found if word)
+    return total + (started(key_word(unfinished)) if unfinished and started is not None else 0)
 
 
 def holdings(alts: list[Alternative], held: Callable[[str], int], *, unfinished: str = "", started: Callable[[str], int] | None = None) -> dict[str, int]:

@@ -22,7 +22,7 @@ from search.querying.facets import Facets
 from search.querying.results import CommentMatch, Hit
 
 log = logging.getLogger(__name__)
-_VERSION = "r7"
+_VERSION = "r8"
 
 # A cache that fails (Redis down) or hangs (its socket timeout, set in settings.CACHES) is skipped
 # for a while: searches go on uncached, and only the first of them pays the timeout.
@@ -127,6 +127,7 @@ def pack(result) -> tuple:
         tuple(_packed_hit(h) for h in result.recent),
         tuple(result.popular_tags),
         result.exact,
+        result.counted,
     )
 
 
@@ -153,4 +154,5 @@ def unpack(value: tuple) -> dict:
         recent=[_hit(h) for h in rest[4]] if len(rest) > 4 else [],
         popular_tags=list(rest[5]) if len(rest) > 5 else [],
         exact=rest[6] if len(rest) > 6 else True,
+        counted=rest[7] if len(rest) > 7 else True,
     )

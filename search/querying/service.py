@@ -358,7 +358,7 @@ def cache_key(query: str, *, completing: bool, sort: str, filters: Filters, deta
 
 
 # How a request was asked, which a cached answer takes from the request, not from the cache.
-ASKED = ("completing", "sort", "filters", "parsed", "counted", "verbatim")
+ASKED = ("completing", "sort", "filters", "parsed", "verbatim")
 
 
 def _cached(value: tuple, asked: SearchResult, started: float) -> SearchResult:
@@ -515,6 +515,8 @@ def _search(
         **_holding(result, query, dictionary, cfg),
         formed_last=result.formed_last and snippets,  # the dropdown (titles only) completes as ever
     )
+    if result.counted and not plan.spellings_of(body) and len({groups.source(result.alternatives, i) for i in range(len(result.alternatives))}) > 1:
+        result.counted = False  # many documents: `total` counts every spelling's posts, up to the bound
     if result.sort == NEWEST and plan.spellings_of(body):
         body = _newest(result, executor, body)
     else:
@@ -526,8 +528,9 @@ def _search(
 def _holding(result: SearchResult, query: str, dictionary, cfg) -> dict:
     """Documents holding each word of what was typed, and those words no title holds, from this
     process's dictionary (none without one, or with the rule off: then no word is frequent). A
-    symbol word is looked up as indexed ("c#": csharp)."""
-    if dictionary is None or not cfg.ranking.frequent_word_ratio:
+    symbol word is looked up as indexed ("c#": csharp). And whether the query may match `many`
+    documents, too many to count its spellings apart (plan.matches_at_most)."""
+    if dictionary is None:
         return {}
     key = lambda word: symbols.indexed(word, cfg.index.symbol_words)  # noqa: E731
     counts = lambda word: dictionary.counts(key(word)) or vocabulary.NO_COUNTS  # noqa: E731
@@ -538,8 +541,12 @@ def _holding(result: SearchResult, query: str, dictionary, cfg) -> dict:
 
     tail = plain_words(last_word(query)) if result.completing else []  # "node?" is node: the words as holdings keys them
     held = lambda word: vocabulary.documents_holding(counts(word))  # noqa: E731
-    holding = plan.holdings(result.alternatives, held, unfinished=tail[-1] if tail else "", started=started)
-    return {"holding": holding, "untitled": plan.untitled(result.alternatives, holding, lambda word: counts(word)[candidates.TITLE])}
+    unfinished = tail[-1] if tail else ""
+    many = plan.matches_at_most(result.alternatives, held, unfinished=unfinished, started=started) > cfg.serving.count_apart_up_to
+    if not cfg.ranking.frequent_word_ratio:
+        return {"many": many}
+    holding = plan.holdings(result.alternatives, held, unfinished=unfinished, started=started)
+    return {"holding": holding, "untitled": plan.untitled(result.alternatives, holding, lambda word: counts(word)[candidates.TITLE]), "many": many}
 
 
 def _newest(result: SearchResult, executor: Executor, body: dict) -> dict:
