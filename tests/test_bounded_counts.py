@@ -75,6 +75,14 @@ def test_a_misspelling_of_many_documents_counts_every_spelling_up_to_the_bound(c
     assert (together["counted"], together["total"], together["total_exact"], together["others"]) == (False, 25, False, 0)
     page = client.get("/search/", {"q": "zuchini harvest"}).content.decode()
     assert summary(page).startswith("More than 25 results for zucchini harvest and similar spellings")
+    for asked in ({"page": "2"}, {"sort": "new"}):  # every page and order says the same
+        later = client.get("/api/search/", {"q": "zuchini harvest", **asked}).json()
+        assert (later["showing_for"], later["counted"], later["total_exact"], later["others"]) == ("zucchini harvest", False, False, 0), asked
+    assert client.get("/api/search/", {"q": "zuchini harvest", "page": "2"}).json()["total"] == 25
+    narrowed = client.get("/api/search/", {"q": "zuchini harvest", "tag": "garden"}).json()
+    assert (narrowed["showing_for"], narrowed["counted"], narrowed["total"], narrowed["total_exact"]) == ("zucchini harvest", False, 20, True)
+    newest = client.get("/search/", {"q": "zuchini harvest", "sort": "new"}).content.decode()
+    assert "The same results as Best match, the newest at the top." in newest and "also lists" not in newest
     settings.SEARCH = {**settings.SEARCH, "PAGE_FACETS": True}
     faceted = client.get("/api/search/", {"q": "zuchini harvest", "facets": "1"}).json()
     assert (faceted["counted"], faceted["total"], faceted["total_exact"]) == (True, apart["total"], True)  # facets: apart, exactly

@@ -54,6 +54,7 @@ def test_each_facet_counts_posts_under_the_other_filters():
     assert "aggs" not in aggs["years"]["aggs"]["values"]
     # Nothing else to aggregate: no count either, the hits count themselves up to a bound (issue 52).
     assert facets.aggregations(Filters(tags=("python",)), facets=False, top_tags=10) == {}
+    assert set(facets.aggregations(Filters(tags=("python",)), facets=False, top_tags=10, top=True)) == {"top"}  # the deciding hit, no count
 
 
 def test_facets_read_counts_and_keep_a_chosen_value_removable():

@@ -17,6 +17,7 @@ ENTRIES, TAGS, YEARS, BUCKETS = "entries", "tags", "years", "values"
 # With several spellings: the counts per spelling (search/querying/groups.py), and the best hit of
 # the query before the filters, which decides the correction (search/querying/reader.py).
 SPELLINGS, TOP = "spellings", "top"
+_TOP = {"top_hits": {"size": 1, "_source": False}}
 
 
 @dataclass(frozen=True)
@@ -73,14 +74,14 @@ def aggregations(filters: Filters, *, facets: bool, top_tags: int, spellings: di
     counts only the posts of the spelling it stands for, and the posts of all of them are counted
     too: the pages list those. With `top`, the best hit before the filters (aggregations see the
     query, not the `post_filter`): what the query means never depends on a filter, an order or a page."""
-    if not (facets or spellings or top):
-        return {}
+    if not (facets or spellings):  # the hits count themselves, up to the bound
+        return {TOP: _TOP} if top else {}
     counts = _counts(filters, facets=facets, top_tags=top_tags)
     aggs = {SPELLINGS: {"filters": {"filters": spellings}, "aggs": counts}} if spellings else counts
     if spellings:  # and the posts of every spelling, which the list holds (the pages reach them all)
         aggs[ENTRIES] = counts[ENTRIES]
     if top:
-        aggs[TOP] = {"top_hits": {"size": 1, "_source": False}}
+        aggs[TOP] = _TOP
     return aggs
 
 

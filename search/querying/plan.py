@@ -21,7 +21,7 @@ from search.alternative import Alternative
 from search.conf import SearchSettings
 from search.querying import candidates, facets, groups, syntax
 from search.querying.facets import Filters
-from search.querying.query import RELEVANCE, build_query, comments_body, highlight_query, search_body, without_stop_words
+from search.querying.query import RELEVANCE, build_query, comments_body, highlight_query, search_body, without_stop_words, without_symbols
 from search.querying.suggestions import (
     KNOWN_WORDS,
     alternatives,
@@ -87,11 +87,11 @@ def _body(
 def _aggregations(query: dict, alts: list[Alternative], *, filters: Filters, sort: str, page: int, detail: bool, snippets: bool, many: bool, serving) -> dict:
     """What a search aggregates (facets.aggregations). Each spelling counted apart; for a keystroke too unless
     serving.instant_counts is off (a third more of its Elasticsearch time, for "See all N"), and not where the query may
-    match `many` documents (an aggregation visits each: no skipping) unless facets visit them anyway or newest first lists
-    the page's spelling only. Where the page's first hit may not be the query's best (a filter, newest first, a later
-    page), that hit too."""
+    match `many` documents (an aggregation visits each: no skipping) unless facets visit them anyway: then every page and
+    order lists and counts every spelling's posts, up to the bound. Where the page's first hit may not be the query's
+    best (a filter, newest first, a later page), that hit too."""
     wanted = groups.filters(query, alts) if snippets or serving.instant_counts else {}
-    spellings = {} if many and sort == RELEVANCE and not (detail and serving.page_facets) else wanted
+    spellings = {} if many and not (detail and serving.page_facets) else wanted
     top = bool(wanted) and bool(filters or sort != RELEVANCE or page > 1)
     return facets.aggregations(filters, facets=detail and serving.page_facets, top_tags=serving.facet_tags, spellings=spellings, top=top)
 
@@ -102,6 +102,11 @@ def _completion_weight(ranking, *, completing: bool, formed_last: bool) -> float
     if not completing:
         return 0.0
     return min(ranking.completion_weight, ranking.form_completion_weight) if formed_last else ranking.completion_weight
+
+
+def several_spellings(alts: list[Alternative]) -> bool:
+    """Whether `alts` stand for more than one spelling (groups.source): each with words to search."""
+    return len({groups.source(alts, i) for i, alt in enumerate(alts) if without_symbols(alt.text).strip()}) > 1
 
 
 def matches_at_most(alts: list[Alternative], held: Callable[[str], int], *, unfinished: str = "", started: Callable[[str], int] | None = None) -> int:

@@ -436,8 +436,8 @@ def search_body(
     """The full request: the query, the page, highlighting (HTML-escaped by Elasticsearch, of the
     `highlight` query when given) and suggest. One hit is one entry, a post's document holding its
     comments' text (search/documents.py), so no `collapse` keeps Elasticsearch from skipping. With
-    `entries` the hits are counted up to `count_up_to` when there are no `aggs`; beside them, the
-    aggregations count (facets.aggregations()). `post_filter` narrows the hits, not `aggs` (search/querying/facets.py).
+    `entries` the hits are counted up to `count_up_to` unless the `aggs` count them
+    (facets.aggregations()). `post_filter` narrows the hits, not `aggs` (search/querying/facets.py).
     Without `snippets` the titles are highlighted, and the comments only to say whether they
     match (MARKED_ONLY): the instant box shows no snippet, and the bodies' highlighting is a third
     of a keystroke's Elasticsearch time (docs/benchmarks.md)."""
@@ -454,7 +454,7 @@ def search_body(
         "highlight": {**HIGHLIGHT_TAGS, "fields": {TITLE: {"number_of_fragments": 0}, **bodies}},
     }
     if entries:
-        body["track_total_hits"] = False if aggs else count_up_to
+        body["track_total_hits"] = False if aggs and "entries" in aggs else count_up_to  # facets.ENTRIES counts exactly
     if post_filter:
         body["post_filter"] = post_filter
     if sort == NEWEST:  # the same matches as by relevance; the tiers still decide the "showing results for" line

@@ -85,7 +85,7 @@ class SearchResult:
     listed: int = 0  # the posts of every spelling searched, which the pages list (reader.Reading)
     set_aside: int = 0  # newest first: the posts of other spellings that Best match lists and it does not
     verbatim: bool = False  # searched as typed (`?verbatim=1`): no correction, no completion
-    counted: bool = True  # `total` counts the posts of the spelling shown (an instant answer may not: serving.instant_counts)
+    counted: bool = True  # `total` counts the posts of the spelling shown (not: serving.instant_counts off, or count_apart_up_to passed)
     exact: bool = True  # False: more posts match than `total`, where the count stopped (serving.count_bound)
     recent: list[Hit] = field(default_factory=list)  # a page that found nothing: the newest posts (search/querying/starters.py)
     popular_tags: list[tuple[str, int]] = field(default_factory=list)  # ... and the commonest tags, with their posts
@@ -515,8 +515,8 @@ def _search(
         **_holding(result, query, dictionary, cfg),
         formed_last=result.formed_last and snippets,  # the dropdown (titles only) completes as ever
     )
-    if result.counted and not plan.spellings_of(body) and len({groups.source(result.alternatives, i) for i in range(len(result.alternatives))}) > 1:
-        result.counted = False  # many documents: `total` counts every spelling's posts, up to the bound
+    # Each search anew (a fallback searches again): many documents, `total` counts every spelling's posts, up to the bound.
+    result.counted = (snippets or cfg.serving.instant_counts) and (bool(plan.spellings_of(body)) or not plan.several_spellings(result.alternatives))
     if result.sort == NEWEST and plan.spellings_of(body):
         body = _newest(result, executor, body)
     else:
