@@ -66,8 +66,9 @@ def post_filter(filters: Filters) -> dict | None:
 def aggregations(filters: Filters, *, facets: bool, top_tags: int, spellings: dict | None = None, top: bool = False) -> dict:
     """The counts an answer needs, none when it needs none: then the hits count themselves up to
     a bound (query.search_body's `count_up_to`), which lets Elasticsearch skip the documents that
-    cannot make the page. Any aggregation visits every matching document, so beside one the
-    number of matching posts is counted exactly at little cost.
+    cannot make the page. Facets and spellings visit every matching document, so beside them the
+    number of matching posts is counted exactly at little cost; the deciding hit (`top`) alone
+    leaves the count to the hits, so every page of a query counts alike.
 
     With `facets` the tag and year counts (the results page only; never the instant requests).
     With `spellings` (a filter per spelling, groups.filters()) each is counted apart, so the page

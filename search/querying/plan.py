@@ -110,10 +110,11 @@ def several_spellings(alts: list[Alternative]) -> bool:
 
 
 def matches_at_most(alts: list[Alternative], held: Callable[[str], int], *, unfinished: str = "", started: Callable[[str], int] | None = None) -> int:
-    """An upper bound of the documents a search of `alts` matches, from the dictionary: every
-    tier requires a word, so a match holds one of the non-stop words of some alternative (`held`
+    """An estimate of the documents a search of `alts` matches, from the dictionary: every tier
+    requires a word, so a match holds one of the non-stop words of some alternative (`held`
     counts a word's documents). An `unfinished` last word also counts its likeliest completion's
-    (`started`). Decides whether spellings are counted apart (_body's `many`)."""
+    (`started`). Not a promise: `held` misses stemmed forms and synonyms' words. Decides whether
+    spellings are counted apart (_body's `many`)."""
     found = {key_word(w) for alt in alts for w in without_stop_words(alt.text).split()}
     total = sum(held(word) for word in found if word)
     return total + (started(key_word(unfinished)) if unfinished and started is not None else 0)

@@ -57,6 +57,7 @@ from search import conf, symbols
 from search.alternative import Alternative
 from search.conf import TIER_NAMES
 from search.documents import EXACT, EXACT_SYNONYMS, RESULT_FIELDS, SEARCHED_FIELDS, STEM_SYNONYMS
+from search.querying import facets
 from search.stopwords import is_stop_word
 from search.words import key_word, plain_words
 from search.words import words as words_of
@@ -454,7 +455,7 @@ def search_body(
         "highlight": {**HIGHLIGHT_TAGS, "fields": {TITLE: {"number_of_fragments": 0}, **bodies}},
     }
     if entries:
-        body["track_total_hits"] = False if aggs and "entries" in aggs else count_up_to  # facets.ENTRIES counts exactly
+        body["track_total_hits"] = False if aggs and facets.ENTRIES in aggs else count_up_to  # that aggregation counts exactly
     if post_filter:
         body["post_filter"] = post_filter
     if sort == NEWEST:  # the same matches as by relevance; the tiers still decide the "showing results for" line
