@@ -2,6 +2,7 @@
 
 import pytest
 
+from search.documents import STEM_SYNONYMS
 from search.querying.normalize import normalize_query
 from search.querying.query import (
     TIER_NAMES,
@@ -637,3 +638,31 @@ def test_a_whole_word_as_near_outranks_a_corrected_start_completed():
     assert [t for _, t in _spans(suggest, floor=0.6, per_token=3)[(0, 5)]] == ["golden", "goodness"]
     free = replace(COSTS, completed=0.0)
     assert [t for _, t in _spans(suggest, floor=0.6, per_token=3, costs=free)[(0, 5)]] == ["goodness", "golden"]
+
+
+def test_the_spellings_share_their_words_bm25_clauses():
+    """A word two spellings hold is read once, weighed the sum of their boosts: the same score as a
+    clause per spelling (BM25 sums the terms), one pass over a common word's documents."""
+    alts = [Alternative(1.1, "Firefix extension", typed=True), Alternative(0.9, "firefox extension"), Alternative(0.5, "firefox extensions")]
+    w = weights(alts)
+    q = build_query(alts, tiers=TIERS, title_boost=2, relevance_weight=0.01)
+    some = {c["multi_match"]["_name"]: c["multi_match"] for c in q["bool"]["should"] if "multi_match" in c}
+    assert {name: (m["query"], m["boost"]) for name, m in some.items()} == {
+        "alt0.some.words": ("Firefix", 0.01),
+        "alt0+1.some.words": ("extension", round(0.01 + round(0.01 * w[1], 6), 6)),
+        "alt1+2.some.words": ("firefox", round(round(0.01 * w[1], 6) + round(0.01 * w[2], 6), 6)),
+        "alt2.some.words": ("extensions", round(0.01 * w[2], 6)),
+    }
+    assert {m["type"] for m in some.values()} == {"most_fields"}
+    # A hit holding only the shared word matched both spellings; the first of them decides.
+    assert matched_alternative({"matched_queries": ["alt1+2.some.words"]}) == 1
+    assert matched_tier({"matched_queries": ["alt0+1.some.words"]}) == "some.words"
+    assert matched_alternative({"matched_queries": ["alt0+x.some.words"]}) is None
+
+
+def test_a_synonym_alternative_keeps_its_own_bm25_clause():
+    """The rules' words are read with their own analyzer: a synonym alternative shares nothing."""
+    alts = [Alternative(1.1, "js tips", typed=True), Alternative(0.9, "js tips", synonym_of="js tips", rewrites=("js",))]
+    q = build_query(alts, tiers=TIERS, title_boost=2, relevance_weight=0.01)
+    some = [c["multi_match"] for c in q["bool"]["should"] if "multi_match" in c]
+    assert [(m["_name"], m.get("analyzer")) for m in some] == [("alt0.some.words", None), ("alt1.some.words", STEM_SYNONYMS)]

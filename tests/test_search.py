@@ -326,3 +326,28 @@ def test_the_instant_box_asks_for_titles_only(client, corpus):
     assert all(r["highlight"] == "" for r in titles_only["results"]) and any(r["highlight"] for r in full["results"])
     assert any("<mark>Firefox</mark>" in r["title_highlight"] for r in titles_only["results"])
     assert all(r["highlight"] == "" for r in api(client, q="firefox", snippets="0")[1]["results"])  # not the full answer's entry
+
+
+def test_the_shared_bm25_clauses_score_as_a_clause_per_spelling(client, corpus):
+    """The spellings' BM25 clauses read a shared word once (query._shared_words): on real
+    Elasticsearch every document scores as with a clause per spelling, so the order is the same."""
+    from search.aliases import alias_name
+    from search.alternative import Alternative
+    from search.client import get_client
+    from search.querying.query import _some_words, build_query, weights
+
+    alts = [Alternative(1.1, "firefix extension", typed=True), Alternative(0.9, "firefox extension"), Alternative(0.6, "firefox extensions")]
+    shared = build_query(alts, tiers={"title.exact.phrase": 8}, title_boost=2.0, relevance_weight=0.01)
+    apart = json.loads(json.dumps(shared))
+    apart["bool"]["should"] = [c for c in apart["bool"]["should"] if "multi_match" not in c] + [
+        _some_words(alt.text, str(i), title_boost=2.0, boost=round(0.01 * w, 6)) for i, (alt, w) in enumerate(zip(alts, weights(alts), strict=True))
+    ]
+    assert len(apart["bool"]["should"]) == len(shared["bool"]["should"]) - 1  # four shared clauses, three apart
+
+    def ranked(query):
+        hits = get_client().search(index=alias_name("posts"), query=query, size=20)["hits"]["hits"]
+        return [(h["_id"], round(h["_score"], 5)) for h in hits]
+
+    found = ranked(shared)
+    assert len(found) >= 7  # the two Firefox posts and the five news posts
+    assert found == ranked(apart)

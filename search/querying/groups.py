@@ -16,7 +16,7 @@ posts are that spelling's posts); a completion clause (`alt<i>c.`) to its altern
 import json
 
 from search.alternative import Alternative
-from search.querying.query import clause_of
+from search.querying.query import clauses_of
 
 
 def source(alternatives: list[Alternative], i: int) -> int:
@@ -60,12 +60,28 @@ def filters(query: dict, alternatives: list[Alternative]) -> dict[str, dict]:
     without re-reading the phrases' positions in every matching document."""
     grouped: dict[str, list] = {}
     for i, clauses in _by_alternative(query, len(alternatives)).items():
-        widest = next((c["multi_match"] for c in clauses if c.get("multi_match", {}).get("type") == "most_fields"), None)
-        kept = [c for c in clauses if widest is None or c.get("multi_match") is widest or not _covered(c, widest)]
-        grouped.setdefault(key(source(alternatives, i)), []).extend(kept)
+        widest = _widest(clauses)
+        kept = [c for c in clauses if widest is None or not (_is_widest(c) or _covered(c, widest))]
+        grouped.setdefault(key(source(alternatives, i)), []).extend(([{"multi_match": widest}] if widest else []) + kept)
     if len(grouped) < 2:
         return {}
     return {name: {"bool": {"should": _needed(clauses), "minimum_should_match": 1}} for name, clauses in grouped.items()}
+
+
+def _is_widest(clause: dict) -> bool:
+    return clause.get("multi_match", {}).get("type") == "most_fields"
+
+
+def _widest(clauses: list[dict]) -> dict | None:
+    """An alternative's BM25 clause over some words, whole: its words may sit in several clauses,
+    shared with other alternatives (query._shared_words), all of one shape."""
+    some = [c["multi_match"] for c in clauses if _is_widest(c)]
+    return {**some[0], "query": " ".join(p["query"] for p in some)} if some else None
+
+
+def _same_words(a: str | None, b: str) -> bool:
+    """Whether two queries hold the same words, in any order (_widest joins its clauses' words)."""
+    return a is not None and sorted(a.lower().split()) == sorted(b.lower().split())
 
 
 def _needed(clauses: list[dict]) -> list[dict]:
@@ -111,9 +127,9 @@ def _by_alternative(query: dict, count: int) -> dict[int, list[dict]]:
     """The query's named clauses as filters, by the alternative they belong to, in order."""
     out: dict[int, list[dict]] = {}
     for name, clause in _named_clauses(query):
-        found = clause_of(name)
-        if found is not None and found[0] < count:
-            out.setdefault(found[0], []).append(clause)
+        for i, _, _ in clauses_of(name):
+            if i < count:
+                out.setdefault(i, []).append(clause)
     return out
 
 
@@ -135,11 +151,11 @@ def _covered(clause: dict, widest: dict) -> bool:
     if kind in ("match", "match_phrase"):
         ((field, p),) = params.items()
         p = p if isinstance(p, dict) else {"query": p}
-        return p.get("query") == words and "fuzziness" not in p and p.get("analyzer") == analyzer and field in fields
+        return _same_words(p.get("query"), words) and "fuzziness" not in p and p.get("analyzer") == analyzer and field in fields
     if kind == "combined_fields":
-        return params.get("query") == words and analyzer is None and "analyzer" not in params and {_field(f) for f in params["fields"]} <= fields
+        return _same_words(params.get("query"), words) and analyzer is None and "analyzer" not in params and {_field(f) for f in params["fields"]} <= fields
     if kind == "multi_match" and params.get("type") == "phrase":
-        same = params.get("query") == words and "fuzziness" not in params and params.get("analyzer") == analyzer
+        same = _same_words(params.get("query"), words) and "fuzziness" not in params and params.get("analyzer") == analyzer
         return same and {_field(f) for f in params["fields"]} <= fields
     return False
 
@@ -151,5 +167,5 @@ def members(alternatives: list[Alternative], spelling: str) -> list[Alternative]
 
 def of_hit(raw: dict, alternatives: list[Alternative]) -> set[str]:
     """The spellings (bucket names) whose clauses a raw hit matched."""
-    found = (clause_of(name) for name in raw.get("matched_queries", []))
-    return {key(source(alternatives, f[0])) for f in found if f is not None and f[0] < len(alternatives)}
+    found = (i for name in raw.get("matched_queries", []) for i, _, _ in clauses_of(name))
+    return {key(source(alternatives, i)) for i in found if i < len(alternatives)}

@@ -77,6 +77,8 @@ BODIES = [TEXT, COMMENT]
 SOME_WORDS = "some.words"
 # A clause matched with the last word as a prefix is named alt<i>c.<tier>.
 COMPLETED = "c"
+# A clause of several alternatives' words is named alt<i>+<j>.some.words (_shared_words).
+ALSO = "+"
 # Words a phrase prefix's last word may stand for (Elasticsearch's default is 50: too few after
 # three letters, where the instant box starts).
 PREFIX_EXPANSIONS = 200
@@ -252,14 +254,38 @@ def _fuzzy_completion(text: str, fuzziness: str) -> dict | None:
     return {"match_bool_prefix": {f"{TITLE}.{EXACT}": {"query": _completing_words(head, last), "operator": "and", "fuzziness": fuzziness}}}
 
 
-def _some_words(words: str, i: int, *, title_boost: float, boost: float, synonyms: bool = False) -> dict:
-    """BM25 over an alternative's words, the title weighed more and counted as written too: the
-    order inside a tier, and a match at all for a document holding only some of the words."""
+def _some_words(words: str, name: str, *, title_boost: float, boost: float, synonyms: bool = False) -> dict:
+    """BM25 over words, the title weighed more and counted as written too: the order inside a
+    tier, and a match at all for a document holding only some of the words."""
     # The title as written too; not under the synonym analyzer, which would stem it.
     exact = [] if synonyms else [f"{TITLE}.{EXACT}^{title_boost}"]
     fields = [f"{TITLE}^{title_boost}", *exact, *BODIES]
-    clause = {"query": words, "fields": fields, "type": "most_fields", "boost": boost, "_name": f"alt{i}.{SOME_WORDS}"}
+    clause = {"query": words, "fields": fields, "type": "most_fields", "boost": boost, "_name": f"alt{name}.{SOME_WORDS}"}
     return {"multi_match": {**clause, "analyzer": STEM_SYNONYMS} if synonyms else clause}
+
+
+def _shared_words(parts: list[tuple[int, str, float, bool]], *, title_boost: float) -> list[dict]:
+    """The alternatives' BM25 clauses, each word read once. `parts`: (index, words, boost, synonyms)
+    of each alternative. A word's score is its own in every field (BM25 sums the terms), so one
+    clause of a word weighed the sum of its alternatives' boosts scores every document as a clause
+    per alternative did. The spellings of a misspelled query share most words: read once, a
+    common word no longer visits its documents once per spelling (docs/benchmarks.md#100x-the-corpus).
+    The words of the same alternatives and boost make one clause, named `alt<i>+<j>.some.words`.
+    A synonym alternative keeps its own clause: the rules' analyzer reads its words."""
+    shared: dict[str, tuple[list[int], float]] = {}  # word -> (its alternatives, its boost)
+    spelled: dict[str, str] = {}  # word -> as first typed
+    for i, words, boost, _ in (part for part in parts if not part[3]):
+        for word in words.split():
+            found, total = shared.get(word.lower(), ([], 0.0))
+            shared[word.lower()] = ([*found, i] if i not in found else found, total + boost)
+            spelled.setdefault(word.lower(), word)
+    groups: dict[tuple, list[str]] = {}
+    for word, (found, total) in shared.items():
+        groups.setdefault((tuple(found), round(total, 6)), []).append(spelled[word])
+    synonymous = [_some_words(words, str(i), title_boost=title_boost, boost=boost, synonyms=True) for i, words, boost, synonyms in parts if synonyms]
+    return [
+        _some_words(" ".join(words), ALSO.join(map(str, found)), title_boost=title_boost, boost=boost) for (found, boost), words in groups.items()
+    ] + synonymous
 
 
 def _titles_first(words: str, i: int, boost: float, *, synonyms: bool) -> dict:
@@ -326,7 +352,7 @@ def build_query(
     bodies hold both words. It matches no document some.words does not: the counts stay the page's.
     With `frequent` (documents per word, the ratio, the untitled words), MOST_WORDS lets a title lack frequent words (_frequent)."""
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
-    relevance, titles = [], []
+    bm25, titles = [], []  # (index, words, boost, synonyms) of each alternative's BM25 clause; the instant box's
     typed_last = last_word(without_symbols(alternatives[0].text)) if alternatives else ""
     # A correction of the last word competes with its completions (_completion_clauses).
     last_corrected = any(last_word(without_symbols(alt.text)) != typed_last for alt in alternatives[1:])
@@ -343,9 +369,9 @@ def build_query(
             for tier, scored in _scored_completions(text, i, w * completion_weight, tiers=tiers, stems=last_corrected, fuzziness=fuzziness):
                 by_tier[tier].append(scored)
         if words and not alt.hint:  # a hint orders the typed words' posts, adds none
-            relevance.append(_some_words(words, i, title_boost=title_boost, boost=round(relevance_weight * w, 6), synonyms=expanded))
+            bm25.append((i, words, round(relevance_weight * w, 6), expanded))
             titles += [_titles_first(words, i, round(title_weight * w, 4), synonyms=expanded)] if title_weight else []
-    return _published([{"dis_max": {"queries": clauses}} for clauses in (*by_tier.values(), titles) if clauses] + relevance)
+    return _published([{"dis_max": {"queries": clauses}} for clauses in (*by_tier.values(), titles) if clauses] + _shared_words(bm25, title_boost=title_boost))
 
 
 def _published(should: list[dict]) -> dict:
@@ -469,19 +495,20 @@ def search_body(
     return body
 
 
-def clause_of(name: str) -> tuple[int, str, bool] | None:
-    """(alternative index, tier, completed) a clause's name `alt<i>[c].<tier>` stands for."""
+def clauses_of(name: str) -> list[tuple[int, str, bool]]:
+    """(alternative index, tier, completed) of each alternative a clause's name
+    `alt<i>[c].<tier>` or `alt<i>+<j>.<tier>` (_shared_words) stands for; [] for another name."""
     head, _, tier = name.partition(".")
     completed = head.endswith(COMPLETED)
-    number = head[3:-1] if completed else head[3:]
-    if head.startswith("alt") and number.isdigit() and tier in _ORDER:
-        return int(number), tier, completed
-    return None
+    numbers = (head[3:-1] if completed else head[3:]).split(ALSO)
+    if head.startswith("alt") and all(n.isdigit() for n in numbers) and tier in _ORDER:
+        return [(int(n), tier, completed) for n in numbers]
+    return []
 
 
 def _matches(hit: dict) -> list[tuple[int, str, bool]]:
     """(alternative index, tier, completed) of each named clause a hit matched."""
-    return [found for found in map(clause_of, hit.get("matched_queries", [])) if found]
+    return [found for name in hit.get("matched_queries", []) for found in clauses_of(name)]
 
 
 def matched_alternative(hit: dict) -> int | None:
