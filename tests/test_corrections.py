@@ -576,12 +576,16 @@ def test_a_real_word_the_blog_lacks_is_never_guessed_far():
 def test_far_guesses_start_like_the_word_three_edits_away_or_more_in_known_words():
     from search.conf import TypoCosts
 
-    words = {"maintenance": (3, 40, 2), "maintenances": (1, 1, 0), "maintainance": (0, 9, 0), "maintain": (2, 9, 0), "waitance": (4, 4, 4)}
+    words = {"maintenance": (3, 40, 2), "maintenances": (0, 1, 1), "maintainance": (0, 9, 0), "maintain": (2, 9, 0), "waitance": (4, 4, 4)}
     guesses = candidates.far_guesses("maitainance", vocabulary.from_words(words), costs=TypoCosts(), min_docs=3)
-    # "maintainance" is one edit away (judged already), "maintenances" held by two documents,
-    # "waitance" starts with another letter, "maintain" is shorter by three letters, and scores less.
+    # "maintainance" is one edit away (judged already), "maintenances" held by two documents, no
+    # title, "waitance" starts with another letter, "maintain" is shorter by three letters, and scores less.
     assert [w for _, w in guesses] == ["maintenance", "maintain"]
     assert guesses[0][0] >= 0.7 > guesses[1][0]
+    # A word one title holds is a word of the blog, however few documents hold it: titles are
+    # edited, and readers look for them ("jurnies": the one post titled with "journeys").
+    rare = vocabulary.from_words({"journeys": (1, 0, 0), "journals": (0, 1, 1)})
+    assert [w for _, w in candidates.far_guesses("jurnies", rare, costs=TypoCosts(), min_docs=3)] == ["journeys"]
     # A name the blog lacks that only adds letters to one it holds is another name.
     known = vocabulary.from_words({"svelte": (9, 9, 9)})
     assert candidates.far_guesses("sveltekit", known, costs=TypoCosts(), min_docs=3) == []
@@ -606,6 +610,18 @@ def test_a_far_guess_is_shown_when_nothing_nearer_finds_a_post(client, build_ind
     settings.SEARCH = {**settings.SEARCH, "FAR_GUESS_MIN_LENGTH": 0}
     assert client.get(reverse("search:api"), {"q": "maitainance"}).json()["total"] == 0
 
+
+
+@pytest.mark.django_db
+def test_a_far_guess_may_be_a_word_only_one_title_holds(client, build_index, settings):
+    """ "neigbourhodz" is three edits from "neighbourhoods", which one post's title holds and no
+    other document: a word of the blog, however rare (titles are edited), so the page shows it."""
+    titled = make_post("Quiet neighbourhoods at night", "Streets and parks.")
+    make_post("Other notes", "Nothing here.")
+    build_index()
+    settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0}
+    data = client.get(reverse("search:api"), {"q": "neigbourhodz"}).json()
+    assert (data["showing_for"], data["fell_back"], [r["post_id"] for r in data["results"]]) == ("neighbourhoods", True, [titled.pk])
 
 def test_y_is_a_vowel_in_the_typo_model():
     """c3432b2 named its set of first vowels VOWELS too, and "y" stopped being a vowel: "tipe"

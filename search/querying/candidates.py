@@ -185,13 +185,14 @@ def far_guesses(token: str, dictionary, *, costs: TypoCosts, min_docs: int, floo
     """(typo score, word) for words three or more edits from `token` that may still be meant (the
     nearer ones were judged already): they start within one edit of its first FAR_PREFIX letters,
     keep its first letter, differ in length by FAR_LENGTH_DIFFERENCE at most, do not merely add
-    letters at its end or cut them off (`_extends`), and are held by `min_docs` documents
-    ("maitainance": maintenance), scored `floor` or more. Best first, then the commoner. For an
+    letters at its end or cut them off (`_extends`), and are held by `min_docs` documents or by a
+    title ("maitainance": maintenance; "jurnies": journeys, one title's), scored `floor` or more.
+    A title is edited text: its words are the blog's own, where one comment's may be a typo. Best first, then the commoner. For an
     empty page only: one prefix walk and a few hundred typo costs (bench/far_guess_cost.py)."""
     out = []
     for word, _, counts in dictionary.prefix_within(token[:FAR_PREFIX], 1, FAR_LIMIT):
         held = documents_holding(counts)
-        if held < min_docs or word[:1] != token[:1] or abs(len(word) - len(token)) > FAR_LENGTH_DIFFERENCE or _extends(token, word):
+        if (held < min_docs and not counts[TITLE]) or word[:1] != token[:1] or abs(len(word) - len(token)) > FAR_LENGTH_DIFFERENCE or _extends(token, word):
             continue
         score = typo_score(token, word, costs)
         if score >= floor and osa(token, word) >= 3:
