@@ -611,7 +611,6 @@ def test_a_far_guess_is_shown_when_nothing_nearer_finds_a_post(client, build_ind
     assert client.get(reverse("search:api"), {"q": "maitainance"}).json()["total"] == 0
 
 
-
 @pytest.mark.django_db
 def test_a_far_guess_may_be_a_word_only_one_title_holds(client, build_index, settings):
     """ "neigbourhodz" is three edits from "neighbourhoods", which one post's title holds and no
@@ -622,6 +621,7 @@ def test_a_far_guess_may_be_a_word_only_one_title_holds(client, build_index, set
     settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0}
     data = client.get(reverse("search:api"), {"q": "neigbourhodz"}).json()
     assert (data["showing_for"], data["fell_back"], [r["post_id"] for r in data["results"]]) == ("neighbourhoods", True, [titled.pk])
+
 
 def test_y_is_a_vowel_in_the_typo_model():
     """c3432b2 named its set of first vowels VOWELS too, and "y" stopped being a vowel: "tipe"
