@@ -586,6 +586,10 @@ def test_far_guesses_start_like_the_word_three_edits_away_or_more_in_known_words
     # edited, and readers look for them ("jurnies": the one post titled with "journeys").
     rare = vocabulary.from_words({"journeys": (1, 0, 0), "journals": (0, 1, 1)})
     assert [w for _, w in candidates.far_guesses("jurnies", rare, costs=TypoCosts(), min_docs=3)] == ["journeys"]
+    # ... however crowded its start: the walk by documents stops at its limit, the walk by titles finds it.
+    crowded = {"journeys": (1, 0, 0), **{f"journalis{a}{b}": (0, 2, 0) for a in "abcdefghijklmnopq" for b in "abcdefghijklmnopqrstuvwxyz"}}
+    found = candidates.far_guesses("jurnies", vocabulary.from_words(crowded), costs=TypoCosts(), min_docs=3)
+    assert "journeys" in [w for _, w in found]
     # A name the blog lacks that only adds letters to one it holds is another name.
     known = vocabulary.from_words({"svelte": (9, 9, 9)})
     assert candidates.far_guesses("sveltekit", known, costs=TypoCosts(), min_docs=3) == []

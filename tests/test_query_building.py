@@ -660,6 +660,32 @@ def test_the_spellings_share_their_words_bm25_clauses():
     assert matched_alternative({"matched_queries": ["alt0+x.some.words"]}) is None
 
 
+def test_a_word_typed_twice_keeps_its_weight_and_every_clause_its_own_name():
+    """A word one alternative holds twice ("react vs react native") is written twice in the clause
+    of the alternatives holding it twice: a clause per alternative counted it twice. A name is
+    once in a query (Elasticsearch keeps one query per name): a second clause of the same name
+    left a hit holding only that word without its alternative."""
+    alts = [Alternative(1.1, "reakt vs reakt natve", typed=True), Alternative(0.9, "react vs react native"), Alternative(0.5, "react")]
+    w = weights(alts)
+    q = build_query(alts, tiers=TIERS, title_boost=2, relevance_weight=0.01)
+    some = [c["multi_match"] for c in q["bool"]["should"] if "multi_match" in c]
+    names = [m["_name"] for m in some]
+    assert len(names) == len(set(names))
+    b = [round(0.01 * x, 6) for x in w]
+    assert {m["_name"]: (sorted(m["query"].split()), m["boost"]) for m in some} == {
+        "alt0.some.words": (["natve", "reakt", "reakt"], b[0]),
+        "alt0+1.some.words": (["vs"], round(b[0] + b[1], 6)),
+        "alt1+2.some.words": (["react"], round(b[1] + b[2], 6)),  # its first "react"
+        "alt1.some.words": (["native", "react"], b[1]),  # its second
+    }
+    # Each spelling's count filter is its whole BM25 clause again: the tiers it covers are left out.
+    from search.querying import groups
+
+    tiers = {"title.exact.phrase": 64, "title.exact.words": 32, "all.words": 1}
+    found = groups.filters(build_query(alts, tiers=tiers, title_boost=2, relevance_weight=0.01), alts)
+    assert all([c["multi_match"]["type"] for c in bucket["bool"]["should"]] == ["most_fields"] for bucket in found.values())
+
+
 def test_a_synonym_alternative_keeps_its_own_bm25_clause():
     """The rules' words are read with their own analyzer: a synonym alternative shares nothing."""
     alts = [Alternative(1.1, "js tips", typed=True), Alternative(0.9, "js tips", synonym_of="js tips", rewrites=("js",))]

@@ -187,10 +187,14 @@ def far_guesses(token: str, dictionary, *, costs: TypoCosts, min_docs: int, floo
     keep its first letter, differ in length by FAR_LENGTH_DIFFERENCE at most, do not merely add
     letters at its end or cut them off (`_extends`), and are held by `min_docs` documents or by a
     title ("maitainance": maintenance; "jurnies": journeys, one title's), scored `floor` or more.
-    A title is edited text: its words are the blog's own, where one comment's may be a typo. Best first, then the commoner. For an
-    empty page only: one prefix walk and a few hundred typo costs (bench/far_guess_cost.py)."""
+    A title is edited text: its words are the blog's own, where one comment's may be a typo. Best
+    first, then the commoner. For an empty page only: two prefix walks and a few hundred typo
+    costs (bench/far_guess_cost.py)."""
     out = []
-    for word, _, counts in dictionary.prefix_within(token[:FAR_PREFIX], 1, FAR_LIMIT):
+    # Two walks: the words most documents hold, and those most titles hold (a walk stops at its
+    # limit, and a crowded start would leave out a word one title holds).
+    walked = {word: counts for walk in (None, TITLE) for word, _, counts in dictionary.prefix_within(token[:FAR_PREFIX], 1, FAR_LIMIT, walk)}
+    for word, counts in walked.items():
         held = documents_holding(counts)
         if (held < min_docs and not counts[TITLE]) or word[:1] != token[:1] or abs(len(word) - len(token)) > FAR_LENGTH_DIFFERENCE or _extends(token, word):
             continue

@@ -21,10 +21,11 @@ are powers of two, so a document in a higher tier outranks every document that o
 ones (exact implies stemmed and phrase implies words, so a document collects every tier below its
 best), and within a tier what was typed outranks a correction.
 
-Inside a tier, BM25 orders documents: one `multi_match` (title weighing TITLE_BOOST times the
-text, as the original did) per alternative, scaled down by RELEVANCE_WEIGHT so that it breaks ties
-without crossing tiers. The title counts twice, stemmed and as written, so a title holding a word
-as typed comes before one holding another form of it ("operations" before "Operation"). It
+Inside a tier, BM25 orders documents: `multi_match` clauses over the alternatives' words (title
+weighing TITLE_BOOST times the text, as the original did; a word the alternatives share read once,
+_shared_words), scaled down by RELEVANCE_WEIGHT so that it breaks ties without crossing tiers.
+The title counts twice, stemmed and as written, so a title holding a word as typed comes before
+one holding another form of it ("operations" before "Operation"). It
 also lets documents holding only some of the words match at all, last: the original's separate
 `match` fallback request is no longer needed.
 
@@ -270,22 +271,28 @@ def _shared_words(parts: list[tuple[int, str, float, bool]], *, title_boost: flo
     clause of a word weighed the sum of its alternatives' boosts scores every document as a clause
     per alternative did. The spellings of a misspelled query share most words: read once, a
     common word no longer visits its documents once per spelling (docs/benchmarks.md#100x-the-corpus).
-    The words of the same alternatives and boost make one clause, named `alt<i>+<j>.some.words`.
-    A synonym alternative keeps its own clause: the rules' analyzer reads its words."""
-    shared: dict[str, tuple[list[int], float]] = {}  # word -> (its alternatives, its boost)
+    The words the same alternatives hold make one clause, named `alt<i>+<j>.some.words` (a name
+    once: Elasticsearch keeps one query per name). A word an alternative holds twice ("react vs
+    react native") is written twice in the clause of the alternatives holding it twice, as a
+    clause per alternative counted it. A synonym alternative keeps its own clause: the rules'
+    analyzer reads its words."""
+    holding: dict[tuple[str, int], list[int]] = {}  # (word, n) -> the alternatives holding it n times or more
     spelled: dict[str, str] = {}  # word -> as first typed
-    for i, words, boost, _ in (part for part in parts if not part[3]):
-        for word in words.split():
-            found, total = shared.get(word.lower(), ([], 0.0))
-            shared[word.lower()] = ([*found, i] if i not in found else found, total + boost)
+    boosts = {i: boost for i, _, boost, synonyms in parts if not synonyms}
+    for i, words, _, synonyms in parts:
+        seen: dict[str, int] = {}
+        for word in [] if synonyms else words.split():
+            seen[word.lower()] = seen.get(word.lower(), 0) + 1
+            holding.setdefault((word.lower(), seen[word.lower()]), []).append(i)
             spelled.setdefault(word.lower(), word)
-    groups: dict[tuple, list[str]] = {}
-    for word, (found, total) in shared.items():
-        groups.setdefault((tuple(found), round(total, 6)), []).append(spelled[word])
-    synonymous = [_some_words(words, str(i), title_boost=title_boost, boost=boost, synonyms=True) for i, words, boost, synonyms in parts if synonyms]
-    return [
-        _some_words(" ".join(words), ALSO.join(map(str, found)), title_boost=title_boost, boost=boost) for (found, boost), words in groups.items()
-    ] + synonymous
+    groups: dict[tuple[int, ...], list[str]] = {}
+    for (word, _), found in holding.items():
+        groups.setdefault(tuple(found), []).append(spelled[word])
+    shared = [
+        _some_words(" ".join(words), ALSO.join(map(str, found)), title_boost=title_boost, boost=round(sum(boosts[i] for i in found), 6))
+        for found, words in groups.items()
+    ]
+    return shared + [_some_words(words, str(i), title_boost=title_boost, boost=boost, synonyms=True) for i, words, boost, synonyms in parts if synonyms]
 
 
 def _titles_first(words: str, i: int, boost: float, *, synonyms: bool) -> dict:
