@@ -25,9 +25,9 @@ Inside a tier, BM25 orders documents: `multi_match` clauses over the alternative
 weighing TITLE_BOOST times the text, as the original did; a word the alternatives share read once,
 _shared_words), scaled down by RELEVANCE_WEIGHT so that it breaks ties without crossing tiers.
 The title counts twice, stemmed and as written, so a title holding a word as typed comes before
-one holding another form of it ("operations" before "Operation"). It
-also lets documents holding only some of the words match at all, last: the original's separate
-`match` fallback request is no longer needed.
+one holding another form of it ("operations" before "Operation"). It also lets documents holding
+only some of the words match at all, last: the original's separate `match` fallback request is
+no longer needed.
 
 `title.most.words` is for the words a reader puts around a title ("the one about hack day at the
 guardian", "a post on why firefox is blocked"): words the title lacks keep it out of every tier
@@ -359,7 +359,7 @@ def build_query(
     bodies hold both words. It matches no document some.words does not: the counts stay the page's.
     With `frequent` (documents per word, the ratio, the untitled words), MOST_WORDS lets a title lack frequent words (_frequent)."""
     by_tier: dict[str, list] = {tier: [] for tier in TIER_NAMES}
-    bm25, titles = [], []  # (index, words, boost, synonyms) of each alternative's BM25 clause; the instant box's
+    bm25, titles = [], []  # (index, words, boost, synonyms) for each alternative's BM25 clause; the instant box's title clauses
     typed_last = last_word(without_symbols(alternatives[0].text)) if alternatives else ""
     # A correction of the last word competes with its completions (_completion_clauses).
     last_corrected = any(last_word(without_symbols(alt.text)) != typed_last for alt in alternatives[1:])
