@@ -162,6 +162,12 @@ class IndexSettings:
     bulk_chunk_size: int = _doc("Documents per bulk request.", 1000, env="SEARCH_BULK_CHUNK_SIZE")
     bulk_threads: int = _doc("Bulk requests in flight during a rebuild.", 2, env="SEARCH_BULK_THREADS")
     queryset_chunk_size: int = _doc("Rows read from PostgreSQL per round trip while loading.", 1000)
+    merge_segments: int = _doc(
+        "`reindex` merges each new index into at most this many segments before the swap: a search pays a cost per segment "
+        "for each of its clauses (docs/benchmarks.md#one-segment-after-a-rebuild). 0 leaves the segments as loaded.",
+        1,
+        env="SEARCH_MERGE_SEGMENTS",
+    )
 
 
 @dataclass(frozen=True)

@@ -236,3 +236,35 @@ def test_writes_never_auto_create_an_index_without_aliases(es, db, django_captur
         post = make_post("Before any reindex")
     assert not es.indices.exists(index=alias_name("posts"))
     assert PendingChange.objects.filter(object_id=post.pk).exists()
+
+
+def _segments(es, index: str) -> int:
+    return sum(len(shard[0]["segments"]) for shard in es.indices.segments(index=index)["indices"][index]["shards"].values())
+
+
+def test_merge_leaves_one_segment_and_every_document_searchable(es, build_index):
+    """A search pays a cost per segment for each clause: a rebuilt index is merged before the swap."""
+    for i in range(3):
+        make_post(f"Segment post {i}")
+    build_index()
+    index = aliased_indices(es, "posts")[0]
+    for i in range(3):  # three more segments: one document, then a refresh, each
+        es.index(index=index, id=f"extra-{i}", document={"title": f"extra {i}"}, refresh=True)
+    assert _segments(es, index) >= 2
+    rebuild_module.merge(es, index, 0)  # 0: left as loaded
+    assert _segments(es, index) >= 2
+    rebuild_module.merge(es, index, 1)
+    assert _segments(es, index) == 1
+    assert es.count(index=index)["count"] == 6
+
+
+def test_reindex_merges_its_new_indices(es, build_index, monkeypatch, settings):
+    merged = []
+    real = rebuild_module.merge
+    monkeypatch.setattr(rebuild_module, "merge", lambda client, names, segments: merged.append((names, segments)) or real(client, names, segments))
+    settings.SEARCH = {**settings.SEARCH, "MERGE_SEGMENTS": 2}
+    make_post("Merged post")
+    build_index()
+    names, segments = merged[0]
+    assert segments == 2 and set(names.split(",")) == {aliased_indices(es, "posts")[0], aliased_indices(es, "comments")[0]}
+    assert _segments(es, aliased_indices(es, "posts")[0]) == 1

@@ -145,7 +145,20 @@ def load(client, new: dict[str, str], *, progress: dict[str, Callable[[int], Non
     names = ",".join(new.values())
     client.indices.put_settings(index=names, settings={"index": {"refresh_interval": None}})
     client.indices.refresh(index=names)
+    merge(client, names, cfg.index.merge_segments)
     return list(reports.values())
+
+
+def merge(client, names: str, segments: int) -> None:
+    """Merge the loaded indices into at most `segments` segments each, then make that searchable.
+
+    A search pays a cost per segment for each of its clauses, and ours has many: at 900,000
+    documents the 21 segments a load leaves made a search twice as slow as one segment did. Done
+    before the swap, so readers never wait on it; the merged index takes edits as any other."""
+    if segments <= 0:
+        return
+    client.options(request_timeout=None).indices.forcemerge(index=names, max_num_segments=segments)
+    client.indices.refresh(index=names)
 
 
 def _timed_from_first(bar) -> Callable[[int], None]:
