@@ -212,6 +212,15 @@ class SyncSettings:
         env="SEARCH_AUDIT_EVERY_SECONDS",
     )
     audit_bucket_size: int = _doc("The audit sums fingerprints per this many ids; a bucket that differs is compared id by id.", 1000)
+    merge_segments_every_seconds: float = _doc(
+        "`search_sync --every` merges the small segments edits left this often (search/sync/segments.py); 0 never.",
+        600.0,
+        env="SEARCH_MERGE_SEGMENTS_EVERY",
+    )
+    merge_segments_over: int = _doc("... when a live index's shard holds more segments than this.", 4)
+    merge_segments_max_bytes: int = _doc(
+        "... rewriting at most this many bytes a shard: the smallest segments, never the large ones (more waits for `reindex`).", 268_435_456
+    )
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from django.db import close_old_connections
 
 from search import conf, metrics_serving, synonyms
 from search.client import bulk_client
-from search.sync import audit, outbox, scheduler
+from search.sync import audit, outbox, scheduler, segments
 
 log = logging.getLogger(__name__)
 
@@ -30,14 +30,21 @@ class Command(BaseCommand):
             "--vocabulary-every", type=float, metavar="SECONDS", help="With --every: also re-read the dictionary this often (as search_vocabulary)."
         )
         parser.add_argument(
+            "--merge-segments",
+            action="store_true",
+            help="Also merge the small segments edits left, now (--every does it every SEARCH_MERGE_SEGMENTS_EVERY seconds).",
+        )
+        parser.add_argument(
             "--audit", action="store_true", help="Also compare each kind's fingerprints with PostgreSQL now (with --every: every SEARCH_AUDIT_EVERY_SECONDS)."
         )
 
-    def handle(self, *args, every, vocabulary_every, audit, **options):
+    def handle(self, *args, every, vocabulary_every, audit, merge_segments, **options):
         if every is None:
             if vocabulary_every is not None:
                 raise CommandError("--vocabulary-every needs --every")
             self.apply()
+            if merge_segments and not self.merge_segments():
+                raise CommandError("merging the small segments failed; see the log")
             return self.run_audit() if audit else None
         if every <= 0 or (vocabulary_every is not None and vocabulary_every <= 0):
             raise CommandError("--every and --vocabulary-every need a number of seconds above 0")
@@ -53,6 +60,7 @@ class Command(BaseCommand):
             waker.start()  # before the first round reads the outbox: no write falls between
         words_due = time.monotonic() + (vocabulary_every or 0)
         audit_due = time.monotonic() + sync.audit_every_seconds
+        merge_due = time.monotonic() + sync.merge_segments_every_seconds
         poll_at = not_before = 0.0
         while True:
             now = time.monotonic()
@@ -64,6 +72,9 @@ class Command(BaseCommand):
                     audit_due = now + sync.audit_every_seconds
                 if vocabulary_every is not None and words_due <= now:
                     words_due = now + vocabulary_every
+                if sync.merge_segments_every_seconds > 0 and merge_due <= now:
+                    self.merge_segments()
+                    merge_due = now + sync.merge_segments_every_seconds
                 close_old_connections()  # PostgreSQL may have restarted between rounds
             elif waker is not None and now >= not_before:
                 not_before = self.quick_round(now)
@@ -151,6 +162,17 @@ class Command(BaseCommand):
         if result.failed:
             self.stderr.write(f"{result.failed} change(s) refused, last error: {result.error}")
         self.stdout.write(self.style.SUCCESS(message))
+
+    def merge_segments(self) -> bool:
+        """The small segments edits left, merged (search/sync/segments.py); False when it failed."""
+        try:
+            merged = segments.merge_small_segments(bulk_client())
+        except Exception:  # noqa: BLE001 - a merge is maintenance: the scheduler keeps running
+            log.exception("search_sync: merging the small segments failed; the next merge tries again")
+            return False
+        for index, count in merged.items():
+            self.stdout.write(f"Merged the small segments of {index}: {count} segments left.")
+        return True
 
     def run_audit(self):
         self.report_audit("audit", audit.audit(bulk_client()))
