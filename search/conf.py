@@ -168,6 +168,7 @@ class IndexSettings:
         1,
         env="SEARCH_MERGE_SEGMENTS",
     )
+    merge_timeout_seconds: float = _doc("... `reindex` waits this long for that merge, then swaps unmerged (the merge goes on in Elasticsearch).", 900.0)
 
 
 @dataclass(frozen=True)
@@ -217,9 +218,12 @@ class SyncSettings:
         600.0,
         env="SEARCH_MERGE_SEGMENTS_EVERY",
     )
-    merge_segments_over: int = _doc("... when a live index's shard holds more segments than this.", 4)
+    merge_segments_over: int = _doc("... when a copy of a live index's shard holds more segments than this.", 4)
     merge_segments_max_bytes: int = _doc(
-        "... rewriting at most this many bytes a shard: the smallest segments, never the large ones (more waits for `reindex`).", 268_435_456
+        "... rewriting at most this many bytes on any copy: the smallest segments, never the large ones (more waits for `reindex`).", 268_435_456
+    )
+    merge_segments_timeout_seconds: float = _doc(
+        "... waiting this long for it; it runs beside the rounds, which go on meanwhile, and the next waits for it to end.", 300.0
     )
 
 

@@ -145,20 +145,27 @@ def load(client, new: dict[str, str], *, progress: dict[str, Callable[[int], Non
     names = ",".join(new.values())
     client.indices.put_settings(index=names, settings={"index": {"refresh_interval": None}})
     client.indices.refresh(index=names)
-    merge(client, names, cfg.index.merge_segments)
     return list(reports.values())
 
 
 def merge(client, names: str, segments: int) -> None:
-    """Merge the loaded indices into at most `segments` segments each, then make that searchable.
+    """Merge the loaded, ready indices into at most `segments` segments each, then make that searchable.
 
     A search pays a cost per segment for each of its clauses, and ours has many: at 900,000
     documents the 21 segments a load leaves made a search twice as slow as one segment did. Done
-    before the swap, so readers never wait on it; the merged index takes edits as any other."""
+    before the swap, so readers never wait on it; the merged index takes edits as any other. It
+    only buys speed: a merge that fails or outlasts `index.merge_timeout_seconds` (a node past
+    its disk watermark starts none) is logged and the rebuild goes on."""
     if segments <= 0:
         return
-    client.options(request_timeout=None).indices.forcemerge(index=names, max_num_segments=segments)
-    client.indices.refresh(index=names)
+    timeout = conf.get().index.merge_timeout_seconds
+    try:
+        answer = client.options(request_timeout=timeout).indices.forcemerge(index=names, max_num_segments=segments)
+        if answer.get("_shards", {}).get("failed"):
+            log.warning("merging %s: %s shard copies failed: %s", names, answer["_shards"]["failed"], answer["_shards"].get("failures"))
+        client.indices.refresh(index=names)
+    except (ApiError, TransportError) as exc:
+        log.warning("merging %s into %d segment(s) failed or took over %.0f s; the rebuild goes on unmerged: %s", names, segments, timeout, exc)
 
 
 def _timed_from_first(bar) -> Callable[[int], None]:
@@ -196,6 +203,7 @@ def build(client, kinds, report: RebuildReport, progress_factory=None) -> dict[s
             for bar in bars.values():
                 bar.close()
         wait_until_ready(client, list(new.values()))  # never swap to an index whose copies are not all there yet
+        merge(client, ",".join(new.values()), conf.get().index.merge_segments)
     except BaseException:
         delete_indices(client, new.values())
         raise

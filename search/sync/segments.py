@@ -5,13 +5,16 @@ A search pays a cost per segment for each of its clauses, so `reindex` merges a 
 Lucene's own merge policy lets about 25 of them live beside a large one before it merges: 14
 cost a search at 900,000 documents 80% of what the first merge saved
 (docs/benchmarks.md#one-segment-after-a-rebuild). So the scheduler merges the smallest of them
-into one when an index holds more than `sync.merge_segments_over`. A forced merge to N segments
-merges the smallest first (Lucene's TieredMergePolicy), so asking for N rewrites only the
-segments below the N-1 largest; N is the smallest that keeps that rewrite under
-`sync.merge_segments_max_bytes`. The large segments are never rewritten by it.
+into one when a shard copy holds more than `sync.merge_segments_over`. A forced merge to N segments
+merges each copy's smallest first (Lucene's TieredMergePolicy), so asking for N rewrites only the
+segments below a copy's N-1 largest; N is the smallest that keeps that rewrite under
+`sync.merge_segments_max_bytes` on every copy, replicas included. So the large segments are
+never rewritten by it; a copy whose small segments outgrow the bound waits for `reindex`.
 """
 
 import logging
+
+from elasticsearch import NotFoundError
 
 from search import conf
 from search.aliases import alias_name
@@ -20,47 +23,59 @@ from search.documents import KINDS
 log = logging.getLogger(__name__)
 
 
-def merge_target(sizes: list[int], *, over: int, max_bytes: int) -> int | None:
-    """The segment count to merge one shard copy down to, or None: no merge needed or none small enough.
+def rewrite_bytes(sizes: list[float], keep: int) -> float:
+    """What a forced merge to `keep` segments rewrites on one shard copy: its smallest segments."""
+    return sum(sorted(sizes)[: len(sizes) - keep + 1]) if len(sizes) > keep else 0
 
-    With N asked, the smallest len(sizes) - N + 1 segments become one."""
-    if len(sizes) <= over:
+
+def index_target(copies: list[list[float]], *, over: int, max_bytes: int) -> int | None:
+    """The segment count to ask of the whole index, or None: no copy holds more than `over`, or no
+    count keeps every copy's rewrite under `max_bytes`.
+
+    A forced merge asks every copy of every shard, replicas too, for the same count, and each
+    merges its own smallest segments (copies refresh and merge apart, so their segments differ):
+    the count must be safe for each."""
+    if not any(len(sizes) > over for sizes in copies):
         return None
-    ordered = sorted(sizes)
-    for keep in range(2, len(sizes)):
-        if sum(ordered[: len(sizes) - keep + 1]) <= max_bytes:
+    for keep in range(2, max(len(sizes) for sizes in copies)):
+        if all(rewrite_bytes(sizes, keep) <= max_bytes for sizes in copies):
             return keep
     return None
 
 
-def shard_sizes(segments_answer: dict, index: str) -> list[list[int]]:
-    """Each primary shard's segment sizes in bytes, from the `_segments` answer."""
+def merge_target(sizes: list[float], *, over: int, max_bytes: int) -> int | None:
+    """index_target of an index of one shard copy."""
+    return index_target([sizes], over=over, max_bytes=max_bytes)
+
+
+def copy_sizes(segments_answer: dict, index: str) -> list[list[float]]:
+    """Each shard copy's searched segments, each its size weighed by its live documents (as Lucene
+    orders them for a forced merge), from the `_segments` answer; primaries and replicas alike."""
     shards = segments_answer["indices"][index]["shards"].values()
-    return [[s["size_in_bytes"] for s in copy["segments"].values()] for copies in shards for copy in copies if copy["routing"]["primary"]]
-
-
-def index_target(per_shard: list[list[int]], *, over: int, max_bytes: int) -> int | None:
-    """One count for the whole index (a forced merge asks every shard the same): the largest any
-    shard needs, so no shard rewrites more than its bound."""
-    targets = [merge_target(sizes, over=over, max_bytes=max_bytes) for sizes in per_shard]
-    if any(t is None and len(sizes) > over for t, sizes in zip(targets, per_shard, strict=True)):
-        return None  # a shard whose small segments are too large: leave them to Lucene and reindex
-    wanted = [t for t in targets if t is not None]
-    return max(wanted) if wanted else None
+    return [
+        [s["size_in_bytes"] * s["num_docs"] / max(1, s["num_docs"] + s["deleted_docs"]) for s in copy["segments"].values() if s.get("search", True)]
+        for copies in shards
+        for copy in copies
+    ]
 
 
 def merge_small_segments(client) -> dict[str, int]:
-    """Merge each live index's small segments where there are too many; {index: segments asked}."""
+    """Merge each live index's small segments where there are too many; {index: the most segments a copy holds after}."""
     sync = conf.get().sync
     merged = {}
     for kind in KINDS:
-        answer = client.indices.segments(index=alias_name(kind)).body
+        try:
+            answer = client.indices.segments(index=alias_name(kind)).body
+        except NotFoundError:  # no index yet (before the first `reindex`): nothing to merge
+            continue
         for index in answer["indices"]:
-            target = index_target(shard_sizes(answer, index), over=sync.merge_segments_over, max_bytes=sync.merge_segments_max_bytes)
+            target = index_target(copy_sizes(answer, index), over=sync.merge_segments_over, max_bytes=sync.merge_segments_max_bytes)
             if target is None:
                 continue
-            client.options(request_timeout=None).indices.forcemerge(index=index, max_num_segments=target)
+            done = client.options(request_timeout=sync.merge_segments_timeout_seconds).indices.forcemerge(index=index, max_num_segments=target)
+            if done.get("_shards", {}).get("failed"):
+                log.warning("merging the small segments of %s: %s shard copies failed", index, done["_shards"]["failed"])
             client.indices.refresh(index=index)  # the merged segment searched now, not at the next refresh
-            merged[index] = target
-            log.info("merged the small segments of %s into %d segments", index, target)
+            merged[index] = max(len(sizes) for sizes in copy_sizes(client.indices.segments(index=index).body, index))
+            log.info("merged the small segments of %s: at most %d segments a copy now (asked %d)", index, merged[index], target)
     return merged

@@ -1,4 +1,5 @@
 import logging
+import threading
 import time
 
 from django.core.management import call_command
@@ -13,6 +14,7 @@ log = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
+    merging: threading.Thread | None = None  # the scheduler's merge of small segments, while it runs
     help = (
         "Apply the search outbox: changes saved while Elasticsearch was unavailable, or retried later. "
         "With --every N, the scheduler of the compose file: every change applied within a second of its commit "
@@ -32,7 +34,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--merge-segments",
             action="store_true",
-            help="Also merge the small segments edits left, now (--every does it every SEARCH_MERGE_SEGMENTS_EVERY seconds).",
+            help="Also merge the small segments edits left, now (--every does it every SEARCH_MERGE_SEGMENTS_EVERY seconds, and at once with this flag).",
         )
         parser.add_argument(
             "--audit", action="store_true", help="Also compare each kind's fingerprints with PostgreSQL now (with --every: every SEARCH_AUDIT_EVERY_SECONDS)."
@@ -43,15 +45,17 @@ class Command(BaseCommand):
             if vocabulary_every is not None:
                 raise CommandError("--vocabulary-every needs --every")
             self.apply()
+            if audit:
+                self.run_audit()
             if merge_segments and not self.merge_segments():
                 raise CommandError("merging the small segments failed; see the log")
-            return self.run_audit() if audit else None
+            return None
         if every <= 0 or (vocabulary_every is not None and vocabulary_every <= 0):
             raise CommandError("--every and --vocabulary-every need a number of seconds above 0")
         self.serve_metrics()
-        self.forever(every, vocabulary_every)
+        self.forever(every, vocabulary_every, merge_now=merge_segments)
 
-    def forever(self, every: float, vocabulary_every: float | None) -> None:
+    def forever(self, every: float, vocabulary_every: float | None, *, merge_now: bool = False) -> None:
         """The scheduler (search/sync/scheduler.py): a full round every `every` seconds; between
         them, woken by the outbox's notifications and by due times, only the due entries."""
         sync = conf.get().sync
@@ -60,7 +64,7 @@ class Command(BaseCommand):
             waker.start()  # before the first round reads the outbox: no write falls between
         words_due = time.monotonic() + (vocabulary_every or 0)
         audit_due = time.monotonic() + sync.audit_every_seconds
-        merge_due = time.monotonic() + sync.merge_segments_every_seconds
+        merge_due = time.monotonic() + (0 if merge_now else sync.merge_segments_every_seconds)
         poll_at = not_before = 0.0
         while True:
             now = time.monotonic()
@@ -72,9 +76,9 @@ class Command(BaseCommand):
                     audit_due = now + sync.audit_every_seconds
                 if vocabulary_every is not None and words_due <= now:
                     words_due = now + vocabulary_every
-                if sync.merge_segments_every_seconds > 0 and merge_due <= now:
-                    self.merge_segments()
-                    merge_due = now + sync.merge_segments_every_seconds
+                if (merge_now or sync.merge_segments_every_seconds > 0) and merge_due <= now:
+                    self.merge_beside_rounds()
+                    merge_due = now + (sync.merge_segments_every_seconds or float("inf"))
                 close_old_connections()  # PostgreSQL may have restarted between rounds
             elif waker is not None and now >= not_before:
                 not_before = self.quick_round(now)
@@ -163,6 +167,14 @@ class Command(BaseCommand):
             self.stderr.write(f"{result.failed} change(s) refused, last error: {result.error}")
         self.stdout.write(self.style.SUCCESS(message))
 
+    def merge_beside_rounds(self) -> None:
+        """The merge in a thread of its own: a merge waiting on a busy node never holds up the
+        rounds that apply the outbox; one at a time."""
+        if self.merging is not None and self.merging.is_alive():
+            return
+        self.merging = threading.Thread(target=self.merge_segments, name="search-merge-segments", daemon=True)
+        self.merging.start()
+
     def merge_segments(self) -> bool:
         """The small segments edits left, merged (search/sync/segments.py); False when it failed."""
         try:
@@ -171,7 +183,7 @@ class Command(BaseCommand):
             log.exception("search_sync: merging the small segments failed; the next merge tries again")
             return False
         for index, count in merged.items():
-            self.stdout.write(f"Merged the small segments of {index}: {count} segments left.")
+            self.stdout.write(f"Merged the small segments of {index}: at most {count} segments a shard copy now.")
         return True
 
     def run_audit(self):
