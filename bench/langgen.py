@@ -30,6 +30,8 @@ as tokens, at most MAX_EXPECTED of them (bench/querygen.py's rule). Kinds:
   or without its "e"; the query is its longest such last part. It expects the posts whose title
   holds a word ending in that part, the part alone included, at least one of them a compound.
   The blog's own dictionary plays no part, so the product's rule is not the test's
+- two_slips: a title word of TWO_SLIPS_MIN_WORD letters or more with two slips, two edits from
+  it ("fpemat" for "format"). Added last, so the other kinds' queries stay the same
 
 The misspelling kinds are split by a stable hash of the misspelling into a `tune` half and a
 `heldout` half, as bench/misspellings.py splits codespell's list. The product uses neither list:
@@ -67,7 +69,9 @@ QUESTIONS = {
 MECHANICAL = ["adjacent_key", "transposition", "dropped", "doubled"]
 CONTROL_KINDS = ("control",)
 REAL = {"autocorrect": "tune", "autocorrect_heldout": "heldout", "confusion": "tune", "confusion_heldout": "heldout"}
-KINDS = ["control", *MECHANICAL, "phrase2", "two_typos", *REAL, "inflected", "question", "compound"]
+KINDS = ["control", *MECHANICAL, "phrase2", "two_typos", *REAL, "inflected", "question", "compound", "two_slips"]
+# The shortest word the two_slips kind misspells: shorter ones are as often another word.
+TWO_SLIPS_MIN_WORD = 5
 # A compound's parts: words German uses at least this often (wordfreq's Zipf scale), the last of
 # COMPOUND_MIN_PART letters or more, the first too, before the joining letters.
 COMPOUND_MIN_ZIPF = 3.0
@@ -169,6 +173,8 @@ def compound_head(word: str, is_word) -> str | None:
 def source(kind: str) -> str:
     if kind in CONTROL_KINDS or kind in ("inflected", "question", "compound"):
         return "none"
+    if kind == "two_slips":
+        return "two slips"  # its own row: "ALL typos" stays comparable with the figures before it
     return kind.removesuffix("_heldout") if kind in REAL else "keyboard"
 
 
@@ -202,6 +208,8 @@ class Generator:
         title writes it as a noun (German), None when it cannot tell."""
         if kind in MECHANICAL:
             bad = slip(word, kind, rng, self.keyboard)
+        elif kind == "two_slips":
+            bad = self.two_slips(word, rng)
         elif kind.startswith("autocorrect"):
             wrongs = [w for w in self.autocorrect.get(word, ()) if half_of(w) == REAL[kind]]
             bad = rng.choice(wrongs) if wrongs else None
@@ -219,6 +227,17 @@ class Generator:
         if not bad or bad == word or folded(bad) in self.vocabulary:
             return None
         return bad
+
+    def two_slips(self, word: str, rng: random.Random) -> str | None:
+        """`word` with two slips of any kind, two edits from it, or None after a few tries."""
+        if len(word) < TWO_SLIPS_MIN_WORD:
+            return None
+        for _ in range(20):
+            once = slip(word, rng.choice(MECHANICAL), rng, self.keyboard)
+            twice = slip(once, rng.choice(MECHANICAL), rng, self.keyboard)
+            if osa(twice, word) == 2 and folded(twice) not in self.vocabulary:
+                return twice
+        return None
 
     def compound(self, pid: int, rng: random.Random) -> Query | None:
         """A `compound` query from one of the title's compounds (module docstring), or None."""

@@ -220,6 +220,26 @@ def test_an_unfinished_word_is_likely_by_the_start_of_its_completion():
     assert not real.likely("clearahc", "clearances", completing=True)  # a real word
 
 
+def test_two_slips_are_likely_on_an_empty_page_when_enough_posts_hold_the_word():
+    """ "fpemat" is two neighbouring keys from "format" in six letters: not sure (two slips are
+    sure from seven), so it found nothing. On an empty page two slips are likely from
+    `likely_two_slips_min_length` letters, into a word `did_you_mean_min_docs` documents hold:
+    "blazor", a name the blog lacks, is two slips from "blair", which one post names."""
+    ranking = conf.build({}).ranking
+    held = {"format": 3, "blair": 1, "data": 9}.get
+    judge = Judge(absent=lambda w: w not in {"format", "blair", "data"}, held=lambda w: held(w, 0), real=lambda w: False, rare=lambda w: False, ranking=ranking)
+    assert judge.likely("fpemat", "format")
+    assert not judge.likely("blazor", "blair")  # one post: as likely a name as a typo
+    assert not judge.likely("dsra", "data")  # four letters
+    assert not judge.likely("fpemat", "formal")  # three edits
+    off = Judge(absent=judge.absent, held=judge.held, real=judge.real, rare=judge.rare, ranking=conf.build({"LIKELY_TWO_SLIPS_MIN_LENGTH": 0}).ranking)
+    assert not off.likely("fpemat", "format")
+    real = Judge(absent=judge.absent, held=judge.held, real=lambda w: True, rare=judge.rare, ranking=ranking)
+    assert not real.likely("fpemat", "format")
+    no_counts = Judge(absent=judge.absent, held=None, real=judge.real, rare=judge.rare, ranking=ranking)
+    assert not no_counts.likely("fpemat", "format")
+
+
 def test_a_word_kept_as_typed_is_looked_up_folded():
     """The dictionary holds words folded ("editeur"): an accented word kept as typed counted as
     one the blog lacks, so "éditeur mapon" never fell back, hinted or offered (a reviewer's find)."""
@@ -387,6 +407,17 @@ def test_a_likely_correction_is_shown_when_nothing_is_found_as_typed(client, bui
     assert data["results"][0]["title"] == "Notes of a stone mason"
     html = client.get(reverse("search:results"), {"q": "mapon "}).content.decode()
     assert 'Showing results for <strong>mason</strong><span class="typed-note"> (nothing was found for mapon)</span>' in html
+
+
+def test_a_word_two_slips_from_a_held_one_finds_its_posts_on_an_empty_page(client, build_index):
+    """ "fpemat" found nothing and only offered "format"; the three posts holding it are shown."""
+    for title in ("A date format", "Format strings", "Choosing a format"):
+        make_post(title, "Notes on the format.")
+    make_post("Stone walls", "A mason cuts stone.")
+    build_index()
+    data = client.get(reverse("search:api"), {"q": "fpemat "}).json()
+    assert (data["showing_for"], data["fell_back"], data["did_you_mean"]) == ("format", True, "")
+    assert {r["title"] for r in data["results"]} == {"A date format", "Format strings", "Choosing a format"}
 
 
 def test_an_unfinished_word_that_finds_nothing_is_completed_from_its_corrected_start(client, build_index, settings):

@@ -9,6 +9,7 @@ import pytest
 
 from bench import blog_corpus, langgen
 from bench.inflections import Inflections, read_aff
+from search.querying.typo_model import osa
 
 GERMAN_AFF = """SET UTF-8
 NEEDAFFIX h
@@ -99,6 +100,8 @@ def test_each_kind_expects_the_posts_whose_title_holds_the_words(hunspell, autoc
     assert all(q.expected and len(q.expected) <= langgen.MAX_EXPECTED for q in queries)
     # A form the blog holds anywhere is no query: "testen" is in a body.
     assert all(q.text.split()[-1] not in {"testen", "rekursion"} for q in queries if q.kind != "control")
+    slipped = [q for q in queries if q.kind == "two_slips"]
+    assert slipped and all(osa(q.text, q.correct) == 2 and len(q.correct) >= langgen.TWO_SLIPS_MIN_WORD and q.source == "two slips" for q in slipped)
 
 
 GERMAN_POST = """---

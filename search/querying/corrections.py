@@ -27,8 +27,10 @@ In order, for each word of a query:
    "cobol", "kotlin", but also "recieve") only by a slip or by sound, the ways people misspell
    (search/realwords.py).
 6. **Never an empty page by mistake.** When the sure alternatives find nothing, the best other
-   correction is searched too if it is `likely`: one edit from `LIKELY_MIN_LENGTH` letters, the
-   first letter kept, no real word changed and no unknown word kept. Its results are shown as "Showing results for ...". A real
+   correction is searched too if it is `likely`: one edit from `LIKELY_MIN_LENGTH` letters, or
+   two slips from `likely_two_slips_min_length` into a word `did_you_mean_min_docs` documents
+   hold ("fpemat": format; not "blazor" as "blair", one post's name), the first letter kept, no
+   real word changed and no unknown word kept. Its results are shown as "Showing results for ...". A real
    word the blog lacks keeps its honest empty page, with "Did you mean ...?". An unfinished last
    word is judged by the start of its completion when that start is a slip of it and the
    completion adds NAME_TAIL letters or fewer.
@@ -238,7 +240,7 @@ def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=N
 LIKELY_MIN_LENGTH = 5
 
 
-def likely(typed: str, corrected: str, *, absent, real, rare, unfinished: bool = False, sure_start=None) -> bool:
+def likely(typed: str, corrected: str, *, absent, real, rare, unfinished: bool = False, sure_start=None, slipped=None) -> bool:
     """Whether a correction that is not sure is still the likely meaning of a query that finds
     nothing as typed (module docstring, step 6): it changes every word the blog lacks (it keeps
     no unknown word), each into a word one edit away with the same first letter, and none of them
@@ -246,6 +248,8 @@ def likely(typed: str, corrected: str, *, absent, real, rare, unfinished: bool =
     another name as a typo ("blazor": blair, "vuejs": views: bench/absent_words.py). An
     `unfinished` last word completed by at most NAME_TAIL letters is judged by the start of its
     completion, when that start is a sure slip of it (`sure_start(typed, completed)`: _sure_start):
+    Two edits are likely too where `slipped(typed_word, corrected_word)` says so (Judge.likely:
+    two slips of a word of `likely_two_slips_min_length` letters into one enough posts hold).
     "clearahc" is "clearanc" with a neighbouring key, so "clearances", held by one post, fills an
     empty dropdown. Not "podman" as "podmaster": "podmas" is one edit but no slip."""
     pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
@@ -259,7 +263,7 @@ def likely(typed: str, corrected: str, *, absent, real, rare, unfinished: bool =
         x, y = key_word(x), key_word(y)
         started = unfinished and i == last and sure_start is not None and 0 < len(y) - len(x) <= NAME_TAIL
         changed.append((x, _nearest_start(x, y) if started and sure_start(x, y) else y))
-    return bool(changed) and not any(absent(key_word(x)) for x in same) and _guesses(changed, absent=absent, real=real, rare=rare)
+    return bool(changed) and not any(absent(key_word(x)) for x in same) and _guesses(changed, absent=absent, real=real, rare=rare, slipped=slipped)
 
 
 def _nearest_start(typed: str, completed: str) -> str:
@@ -278,13 +282,13 @@ def _same_and_changed(typed: str, corrected: str) -> tuple[list[str], list[tuple
     return [x for x, y in pairs if x.lower() == y.lower()], [(key_word(x), key_word(y)) for x, y in pairs if x.lower() != y.lower()]
 
 
-def _guesses(changed: list[tuple[str, str]], *, absent, real, rare, far_from: int = 0) -> bool:
+def _guesses(changed: list[tuple[str, str]], *, absent, real, rare, far_from: int = 0, slipped=None) -> bool:
     """Whether each changed word is a guess a correction may make though it is not sure: a word the
     blog lacks, no real word, of LIKELY_MIN_LENGTH letters or more, into one word with the same
-    first letter, one edit away (two from `far_from` letters; 0: never)."""
+    first letter, one edit away (two from `far_from` letters; 0: never; or two slips: `slipped(x, y)`)."""
 
     def near(x: str, y: str) -> bool:
-        return edits(x, y) <= (2 if far_from and len(x) >= far_from else 1)
+        return edits(x, y) <= (2 if far_from and len(x) >= far_from else 1) or (slipped is not None and slipped(x, y))
 
     return all(absent(x) and " " not in y and len(x) >= LIKELY_MIN_LENGTH and x[:1] == y[:1] and near(x, y) and not real(x) and not rare(x) for x, y in changed)
 
@@ -348,7 +352,19 @@ class Judge:
     def likely(self, typed: str, corrected: str, *, completing: bool = False) -> bool:
         limits = self._limits()
         sure_start = (lambda x, y: _sure_start(x, y, slips_only=True, **limits)) if completing else None  # noqa: E731
-        return likely(typed, corrected, absent=self.absent, real=self.real, rare=self.rare, unfinished=completing, sure_start=sure_start)
+        judged = {"absent": self.absent, "real": self.real, "rare": self.rare}
+        return likely(typed, corrected, **judged, unfinished=completing, sure_start=sure_start, slipped=self._slipped)
+
+    def _slipped(self, typed: str, corrected: str) -> bool:
+        """Whether a word two edits from `typed` is still its likely meaning on an empty page: both
+        are slips ("fpemat": format), `typed` has `likely_two_slips_min_length` letters or more, and
+        `did_you_mean_min_docs` documents hold the word, as a guess that far needs ("blazor" is no
+        "blair", which one post names). Never without the dictionary's counts."""
+        r = self.ranking
+        least = r.likely_two_slips_min_length
+        if not least or self.held is None or len(typed) < least or not two_slips(typed, corrected, r.typo_costs.keyboard):
+            return False
+        return self.held(corrected) >= r.did_you_mean_min_docs
 
     def hinted(self, typed: str, corrected: str) -> bool:
         return hinted(typed, corrected, absent=self.absent, real=self.real, rare=self.rare)
