@@ -303,8 +303,8 @@ class RankingSettings:
     two_typos_min_length: int = _doc("... and by two edits only from this length; a correction that is not sure is offered as 'Did you mean'.", 8)
     likely_two_slips_min_length: int = _doc(
         "When nothing is found as typed, a word the blog lacks two slips from one `did_you_mean_min_docs` documents hold ('fpemat': format) "
-        "is searched in its place from this length, shown as 'Showing results for' (search/querying/corrections.py, step 6); 0 turns it off.",
-        5,
+        "is searched in its place from this length (5 at least), shown as 'Showing results for' (search/querying/corrections.py, step 6); 0 turns it off.",
+        6,
         min=0,
     )
     sound_min_length: int = _doc("... and by a word that sounds the same (typo_costs.sound_key) only from this length.", 5)

@@ -224,14 +224,21 @@ def test_two_slips_are_likely_on_an_empty_page_when_enough_posts_hold_the_word()
     """ "fpemat" is two neighbouring keys from "format" in six letters: not sure (two slips are
     sure from seven), so it found nothing. On an empty page two slips are likely from
     `likely_two_slips_min_length` letters, into a word `did_you_mean_min_docs` documents hold:
-    "blazor", a name the blog lacks, is two slips from "blair", which one post names."""
+    "blazor", a name the blog lacks, is two slips from "blair", which one post names. Not a name
+    made on a word ("eleventy", "heroku"), nor a five-letter one ("serde": server, "scipy":
+    script; a reviewer's finds)."""
     ranking = conf.build({}).ranking
-    held = {"format": 3, "blair": 1, "data": 9}.get
-    judge = Judge(absent=lambda w: w not in {"format", "blair", "data"}, held=lambda w: held(w, 0), real=lambda w: False, rare=lambda w: False, ranking=ranking)
+    held = {"format": 3, "blair": 1, "eleven": 5, "hero": 5, "server": 9, "script": 9}.get
+    judge = Judge(absent=lambda w: held(w) is None, held=lambda w: held(w, 0), real=lambda w: False, rare=lambda w: False, ranking=ranking)
     assert judge.likely("fpemat", "format")
     assert not judge.likely("blazor", "blair")  # one post: as likely a name as a typo
-    assert not judge.likely("dsra", "data")  # four letters
+    assert not judge.likely("eleventy", "eleven")  # two letters more at the end
+    assert not judge.likely("heroku", "hero")
+    assert not judge.likely("serde", "server")  # five letters
+    assert not judge.likely("scipy", "script")
     assert not judge.likely("fpemat", "formal")  # three edits
+    five = Judge(absent=judge.absent, held=judge.held, real=judge.real, rare=judge.rare, ranking=conf.build({"LIKELY_TWO_SLIPS_MIN_LENGTH": 5}).ranking)
+    assert five.likely("serde", "server")  # the setting decides
     off = Judge(absent=judge.absent, held=judge.held, real=judge.real, rare=judge.rare, ranking=conf.build({"LIKELY_TWO_SLIPS_MIN_LENGTH": 0}).ranking)
     assert not off.likely("fpemat", "format")
     real = Judge(absent=judge.absent, held=judge.held, real=lambda w: True, rare=judge.rare, ranking=ranking)

@@ -29,7 +29,8 @@ In order, for each word of a query:
 6. **Never an empty page by mistake.** When the sure alternatives find nothing, the best other
    correction is searched too if it is `likely`: one edit from `LIKELY_MIN_LENGTH` letters, or
    two slips from `likely_two_slips_min_length` into a word `did_you_mean_min_docs` documents
-   hold ("fpemat": format; not "blazor" as "blair", one post's name), the first letter kept, no
+   hold, not two letters more or less at its end ("fpemat": format; not "blazor" as "blair", one
+   post's name, nor "eleventy" as "eleven"), the first letter kept, no
    real word changed and no unknown word kept. Its results are shown as "Showing results for ...". A real
    word the blog lacks keeps its honest empty page, with "Did you mean ...?". An unfinished last
    word is judged by the start of its completion when that start is a slip of it and the
@@ -244,12 +245,12 @@ def likely(typed: str, corrected: str, *, absent, real, rare, unfinished: bool =
     """Whether a correction that is not sure is still the likely meaning of a query that finds
     nothing as typed (module docstring, step 6): it changes every word the blog lacks (it keeps
     no unknown word), each into a word one edit away with the same first letter, and none of them
-    is a real word (`real` or `rare`) or shorter than LIKELY_MIN_LENGTH. Two edits are as often
-    another name as a typo ("blazor": blair, "vuejs": views: bench/absent_words.py). An
+    is a real word (`real` or `rare`) or shorter than LIKELY_MIN_LENGTH. Two edits of any kind are as
+    often another name as a typo ("vuejs": views: bench/absent_words.py); two slips are likely
+    where `slipped(typed_word, corrected_word)` says so (Judge._slipped: a longer word, into one
+    enough posts hold; "blazor" is no "blair"). An
     `unfinished` last word completed by at most NAME_TAIL letters is judged by the start of its
     completion, when that start is a sure slip of it (`sure_start(typed, completed)`: _sure_start):
-    Two edits are likely too where `slipped(typed_word, corrected_word)` says so (Judge.likely:
-    two slips of a word of `likely_two_slips_min_length` letters into one enough posts hold).
     "clearahc" is "clearanc" with a neighbouring key, so "clearances", held by one post, fills an
     empty dropdown. Not "podman" as "podmaster": "podmas" is one edit but no slip."""
     pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(corrected)])
@@ -359,10 +360,13 @@ class Judge:
         """Whether a word two edits from `typed` is still its likely meaning on an empty page: both
         are slips ("fpemat": format), `typed` has `likely_two_slips_min_length` letters or more, and
         `did_you_mean_min_docs` documents hold the word, as a guess that far needs ("blazor" is no
-        "blair", which one post names). Never without the dictionary's counts."""
+        "blair", which one post names). Not two letters more or less at the end: a name made on a
+        word ("eleventy", "heroku"), as sure() says. Never without the dictionary's counts."""
         r = self.ranking
-        least = r.likely_two_slips_min_length
-        if not least or self.held is None or len(typed) < least or not two_slips(typed, corrected, r.typo_costs.keyboard):
+        least = max(r.likely_two_slips_min_length, LIKELY_MIN_LENGTH)
+        if not r.likely_two_slips_min_length or self.held is None or len(typed) < least or typed.startswith(corrected) or corrected.startswith(typed):
+            return False
+        if not two_slips(typed, corrected, r.typo_costs.keyboard):
             return False
         return self.held(corrected) >= r.did_you_mean_min_docs
 
