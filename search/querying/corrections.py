@@ -138,7 +138,7 @@ def sure(
     far = n > 1 and not slips_only and longer and within_sound_reach(typed, candidate, scheme=sound_key)
     if (n == 1 or far) and sounds_alike(typed, candidate, min_length=sound_min_length, scheme=sound_key):
         return True
-    if n == 2 and (candidate.startswith(typed) or typed.startswith(candidate)):
+    if n == 2 and _ends_apart(typed, candidate):
         return False  # two letters more or less at the end: another word ("eleventy", "alpinejs"), not a typo
     if n == 2 and not slips_only and len(typed) >= two_slips_min_length and two_slips(typed, candidate, keyboard):
         return True  # two slips ("hnalder": handler, "opemess": openness)
@@ -154,6 +154,11 @@ def sure(
     # where the sound key tells the words apart ("suger": sugar, which Double Metaphone says "shugar").
     vowel = len(typed) == len(candidate) and len(typed) >= sound_min_length and typed[at] in FIRST_VOWELS and candidate[at] in FIRST_VOWELS
     return strong or (not slips_only and at > 0 and (len(typed) >= weak_min_length or vowel))
+
+
+def _ends_apart(typed: str, candidate: str) -> bool:
+    """Whether one word is the other with letters added at its end ("eleventy": eleven)."""
+    return candidate.startswith(typed) or typed.startswith(candidate)
 
 
 def _pairs(a: list[str], b: list[str]) -> list[tuple[str, str]] | None:
@@ -363,12 +368,9 @@ class Judge:
         "blair", which one post names). Not two letters more or less at the end: a name made on a
         word ("eleventy", "heroku"), as sure() says. Never without the dictionary's counts."""
         r = self.ranking
-        least = max(r.likely_two_slips_min_length, LIKELY_MIN_LENGTH)
-        if not r.likely_two_slips_min_length or self.held is None or len(typed) < least or typed.startswith(corrected) or corrected.startswith(typed):
+        if not r.likely_two_slips_min_length or self.held is None or len(typed) < r.likely_two_slips_min_length or _ends_apart(typed, corrected):
             return False
-        if not two_slips(typed, corrected, r.typo_costs.keyboard):
-            return False
-        return self.held(corrected) >= r.did_you_mean_min_docs
+        return two_slips(typed, corrected, r.typo_costs.keyboard) and self.held(corrected) >= r.did_you_mean_min_docs
 
     def hinted(self, typed: str, corrected: str) -> bool:
         return hinted(typed, corrected, absent=self.absent, real=self.real, rare=self.rare)
