@@ -175,7 +175,7 @@ def test_an_empty_page_has_a_state_of_its_own(client, corpus):
     html = client.get(RESULTS, {"q": "zanzibarqx"}).content.decode()
     assert 'id="empty-state"' in html and 'class="sort"' not in html and '<ol class="results"' not in html
     assert "The blog has no posts that mention <q>zanzibarqx</q>. Try fewer or different words." in html  # says so, plainly
-    assert "exact phrase" in html and "-jekyll" in html
+    assert "exact phrase" in html and "<code>-word</code>" in html and "jekyll" not in html  # no blog's word in the app's template
     alone = client.get(RESULTS, {"q": "-python"}).content.decode()
     assert "Nothing was searched." in alone and "Try fewer" not in alone and 'id="search-note"' in alone
     newest = client.get(RESULTS, {"q": "zanzibarqx", "sort": "new"}).content.decode()
