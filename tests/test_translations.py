@@ -74,6 +74,7 @@ def test_the_instant_results_get_their_words_in_the_pages_language():
     assert texts["did_you_mean"] == "Vouliez-vous dire {suggestion} ?"
     assert texts["zero_is_one"] is True and texts["result_one"] == "{n} résultat"  # "0 résultat"
     assert texts["months"][11].lower().startswith("déc")
+    assert texts["months"][5:8] == ["juin", "juil.", "août"] and "date" not in texts  # "j M Y" as in English; Django's "M" is "Jui" for June and July
     assert 'placeholder="Chercher dans les articles et les commentaires"' in box
     with translation.override("en"):
         assert "data-texts" not in render_to_string("search/box.html", {})  # the script's defaults are English
@@ -115,6 +116,8 @@ def test_a_french_blog_says_how_many_in_french(client, build_index, settings):
     build_index()
     page = client.get(reverse("search:results"), {"q": "serveur"}).content.decode()
     assert "Résultats pour <q>serveur</q>" in page and "1 résultat" in page and "Pertinence" in page
+    assert '<html lang="fr">' in page  # read aloud in French
+    assert re.search(r'<time class="kind" datetime="[\d-]+">\d{1,2} [a-zéû]+\.? \d{4}</time>', page), "months as French writes them: juil., août"
     page = client.get(reverse("search:results"), {"q": "serveur", "page": "7"}).content.decode()
     assert "La page 7 est au-delà de la dernière page" in page
 

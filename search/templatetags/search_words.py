@@ -62,10 +62,18 @@ def instant_texts() -> str:
     return format_html(' data-texts="{}"', json.dumps(texts, ensure_ascii=False)) if texts else ""
 
 
+# Django's date letters that name a month in words (its `date` filter).
+MONTH_LETTERS = "MNbEF"
+
+
 def _instant_texts() -> dict:
+    # The script writes j, M and Y: the month as the language's format names it ("N" in French:
+    # "juil.", where "M" gives "Jul" and "Jui" for June), under the letter M.
+    written = gettext("j M Y")
+    month = next((letter for letter in written if letter in MONTH_LETTERS), "M")
     texts = {
-        "months": [dateformat.format(date(2000, m, 1), "M") for m in range(1, 13)],
-        "date": gettext("j M Y"),
+        "months": [dateformat.format(date(2000, m, 1), month) for m in range(1, 13)],
+        "date": written.replace(month, "M"),
         "reply_by": gettext("{reply} by {author} on "),
         "reply_on": gettext("{reply} on "),
         "found_as": gettext("found as “{spelling}”"),
