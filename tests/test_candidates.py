@@ -52,7 +52,18 @@ def test_the_typed_word_is_resolvable_only_when_it_is_one_token_of_the_exact_ana
     assert candidates.resolvable("Firefox") and candidates.resolvable("don't") and not candidates.resolvable("mod_python")
     assert not candidates.resolvable("node.js")  # two tokens: a dot splits (a query's words never hold one)
     assert not candidates.resolvable("kirby's")  # the possessive filter cuts it
-    assert not candidates.resolvable("café") and not candidates.resolvable("web-dev") and not candidates.resolvable(".net")
+    assert not candidates.resolvable("web-dev") and not candidates.resolvable(".net")
+    # Accents as the exact analyzer folds them: "café" is "cafe", "Rückbl" is "ruckbl" (a reader's
+    # review: an umlaut in a word being typed found nothing). A letter folding leaves is not.
+    assert candidates.resolvable("café") and candidates.resolvable("Rückbl") and candidates.resolvable("Straße")
+    assert candidates.resolvable("Øresund") and not candidates.resolvable("jalapeño-dip") and not candidates.resolvable("東京")
+
+
+def test_a_word_being_typed_with_an_umlaut_starts_the_words_the_dictionary_holds_folded():
+    dictionary = vocabulary.from_words({"einfuhrung": (3, 9, 0), "eine": (9, 90, 9)})
+    assert candidates.unfinished_word("Einfü", dictionary, min_length=4, max_edits=1, limit=50) == (True, None)
+    suggest, aggs = candidates.suggest("Einfü", [0], dictionary, options=SuggesterOptions(), limit=50)
+    assert aggs["known_words"]["words"]["buckets"] == {"w0": {"doc_count": 0}} and suggest["title_terms"][0]["text"] == "einfu"
 
 
 @pytest.mark.parametrize(
@@ -78,7 +89,9 @@ def test_an_unfinished_word_is_present_when_a_word_starts_with_it_and_never_comp
     present, entry = candidates.unfinished_word("qeust", dictionary, min_length=4, max_edits=1, limit=50)
     assert not present and entry["options"][0] == {"text": "quest", "prefix": "quest", "freq": 2}
     assert candidates.unfinished_word("frf", dictionary, min_length=4, max_edits=1, limit=50) == (False, None)  # too short
-    assert candidates.unfinished_word("café", dictionary, min_length=4, max_edits=1, limit=50) == (True, None)  # Elasticsearch decides
+    assert candidates.unfinished_word("東京", dictionary, min_length=4, max_edits=1, limit=50) == (True, None)  # Elasticsearch decides
+    assert candidates.unfinished_word("café", dictionary, min_length=4, max_edits=1, limit=50) == (False, None)  # folded: no "cafe…" here
+    assert candidates.unfinished_word("Fîref", dictionary, min_length=4, max_edits=1, limit=50) == (True, None)  # folded: "firef" starts "firefox"
 
 
 def test_fresh_words_join_every_answer(dictionary):

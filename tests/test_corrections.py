@@ -671,3 +671,13 @@ def test_y_is_a_vowel_in_the_typo_model():
     from search.querying.typo_model import COSTS, typo_cost
 
     assert typo_cost("tipe", "type") == typo_cost("sistem", "system") == COSTS.vowel
+
+
+def test_an_apostrophe_left_out_is_no_other_word():
+    """A reader's review: "aujourdhui" answered an empty page with "Vouliez-vous dire aujourd'hui ?",
+    43 posts holding it. wordfreq counts "aujourdhui" as French, so it was kept as typed."""
+    real = lambda w: True  # noqa: E731
+    assert sure_rewrite("aujourdhui", "aujourd'hui", absent=lambda w: True, unfinished=False, real=real, rare=real, **LIMITS)
+    assert sure_rewrite("dont crash", "don't crash", absent=lambda w: w == "dont", unfinished=False, real=real, **LIMITS)
+    assert not sure_rewrite("aujourdhui", "aujourd'huy", absent=lambda w: True, unfinished=False, real=real, rare=real, **LIMITS)
+    assert not sure_rewrite("its", "it's", absent=lambda w: False, unfinished=False, real=real, **LIMITS)  # held: as typed

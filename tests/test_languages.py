@@ -442,3 +442,24 @@ def test_a_german_blog_tells_words_spelled_by_sound_the_german_way():
         assert sounds_alike(typed, meant, scheme="cologne") and sure(typed, meant, sound_key="cologne", **limits), typed
     assert not sounds_alike("kuchen", "buchen", scheme="cologne")  # k and b: two first sounds
     assert not sounds_alike("tail", "dail", scheme="cologne")  # four letters: too short to tell
+
+
+@pytest.mark.django_db
+def test_a_word_being_typed_with_an_umlaut_finds_what_it_starts(client, build_index, settings):
+    """A reader's review: "Einfü" and "Rückbl" found nothing and offered "einen", while "Einfu"
+    found the posts. The word is folded as the index folds it, and a word that starts words the
+    blog holds is not offered another ("einfu" starts "einführung", no "Did you mean eine?")."""
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": "de", "CACHE_SECONDS": 0}
+    make_post("Eine kleine Einführung in Haskell", "Eine Einführung für alle.")
+    make_post("Rückblick auf die Konferenz", "Ein Rückblick.")
+    for i in range(3):
+        make_post(f"Eine Notiz {i}", "Eine Zeile.")
+    build_index()
+    for typed, title in (
+        ("Einfü", "Eine kleine Einführung in Haskell"),
+        ("Rückbl", "Rückblick auf die Konferenz"),
+        ("Rückblick ", "Rückblick auf die Konferenz"),
+    ):
+        answer = client.get(reverse("search:api"), {"q": typed}).json()
+        assert answer["results"][0]["title"] == title, typed
+        assert answer["did_you_mean"] == answer["showing_for"] == "", typed

@@ -357,3 +357,19 @@ def test_the_shared_bm25_clauses_score_as_a_clause_per_spelling(client, corpus):
     found = ranked(shared)
     assert len(found) >= 7  # the two Firefox posts and the five news posts
     assert found == ranked(apart)
+
+
+@pytest.mark.django_db
+def test_a_submitted_word_that_starts_nothing_is_read_again_as_a_whole_word(client, build_index):
+    """A reader's review: "prettyprinting" on the results page found nothing, and
+    "prettyprinting " (a space after it) found "Pretty printing". Its last word was read as
+    unfinished, which is never split in two; a submitted query that finds nothing so is read
+    again as a whole word. The instant box, whose reader is still typing, is not."""
+    make_post("Pretty printing in Haskell", "How to pretty print a tree.")
+    for i in range(3):  # each part held by three documents, as a split asks (candidates.splits)
+        make_post(f"Printing labels {i}", "A pretty label, printing.")
+    build_index()
+    page = client.get(RESULTS, {"q": "prettyprinting"}).content.decode()
+    assert 'id="showing-for"' in page and "<strong>pretty printing</strong>" in page and "printing</mark> in Haskell" in page
+    typing = client.get(API, {"q": "prettyprinting"}).json()
+    assert typing["completing"] and typing["total"] == 0

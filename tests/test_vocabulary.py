@@ -75,9 +75,10 @@ QUERIES = [
     "node.js firefox",
     "node.jss firefox",
     "dont crash",
+    "café jekyll",  # folded as the dictionary holds words: "cafe"
 ]
 # Words the dictionary cannot answer for (Elasticsearch's analysis decides): the suggesters are asked.
-ASKED = ["café jekyll", "firefox 🔥 extension", "jekyll's themes", "don't's"]
+ASKED = ["firefox 🔥 extension", "jekyll's themes", "don't's"]
 
 
 def answer(query: str):

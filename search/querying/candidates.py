@@ -24,18 +24,22 @@ from search.querying.suggestions import KNOWN_WORDS
 from search.querying.typo_model import exchanged, osa, sound_key, sounds_alike, typo_score, within_sound_reach
 from search.stopwords import is_stop_word
 from search.vocabulary import NO_COUNTS, documents_holding
-from search.words import one_joined_token, words
+from search.words import key_word, one_joined_token, words
 
 TITLE = 0  # the counts' position of the title (SEARCHED_FIELDS): completions rank by titles
 
 
 def resolvable(word: str) -> bool:
-    """Whether the typed word is exactly one token of the exact analyzer, lowercased, so the
-    dictionary can answer for it: ASCII letters and digits, or such runs joined by `'` (the
-    standard tokenizer keeps it inside a word whatever surrounds it, Unicode word-break rules
-    WB6-WB13), not ending in the possessive "'s" the analyzer cuts. Anything else (hyphens,
-    accents, other scripts) is left to Elasticsearch's own analysis."""
-    if word.isascii() and word.isalnum():
+    """Whether the typed word is exactly one token of the exact analyzer, lowercased and folded
+    (key_word: "Rückblick" is "ruckblick"), so the dictionary can answer for it: ASCII letters and
+    digits, or such runs joined by `'` (the standard tokenizer keeps it inside a word whatever
+    surrounds it, Unicode word-break rules WB6-WB13), not ending in the possessive "'s" the
+    analyzer cuts. Anything else (hyphens, letters folding leaves, other scripts) is left to
+    Elasticsearch's own analysis."""
+    if not word.isascii():
+        folded = key_word(word)
+        return folded.isascii() and folded.isalnum() and folded.lower() == folded
+    if word.isalnum():
         return True
     return one_joined_token(word)
 
@@ -140,7 +144,7 @@ def suggest(
     for i, (start, end, word) in enumerate(words(query)):
         if i not in only:
             continue
-        token = word.lower()
+        token = key_word(word)  # as the dictionary holds words: "rückbl" is "ruckbl"
         counts = dictionary.counts(token) or NO_COUNTS
         buckets[f"w{i}"] = {"doc_count": documents_holding(counts)}
         if len(token) < options.min_word_length:
@@ -241,7 +245,7 @@ def unfinished_word(query: str, dictionary, *, min_length: int, max_edits: int, 
     if not spans:
         return False, None
     start, end, word = spans[-1]
-    token = word.lower()
+    token = key_word(word)  # as the dictionary holds words: "einfü" starts "einfuhrung"
     if not resolvable(word):
         return True, None  # Elasticsearch's analysis decides: keep it, as without a dictionary
     if dictionary.counts(token) is not None or dictionary.completions(token, 1):

@@ -25,7 +25,7 @@ In order, for each word of a query:
 5. **Real words stay.** A word English uses often (wordfreq's Zipf `real_word_min_zipf`:
    "unity", "orchestra") is never corrected; a rarer real word (from `rare_word_min_zipf`:
    "cobol", "kotlin", but also "recieve") only by a slip or by sound, the ways people misspell
-   (search/realwords.py).
+   (search/realwords.py). Not a held word with its apostrophes left out: "aujourdhui".
 6. **Never an empty page by mistake.** When the sure alternatives find nothing, the best other
    correction is searched too if it is `likely`: one edit from `LIKELY_MIN_LENGTH` letters, or
    two slips from `likely_two_slips_min_length` into a word `did_you_mean_min_docs` documents
@@ -156,6 +156,12 @@ def sure(
     return strong or (not slips_only and at > 0 and (len(typed) >= weak_min_length or vowel))
 
 
+def _apostrophe_left_out(typed: str, candidate: str) -> bool:
+    """Whether `candidate` is `typed` with its apostrophes put back ("aujourdhui": aujourd'hui,
+    "dont": don't). wordfreq counts such spellings as words, since people write them so often."""
+    return candidate != typed and candidate.replace("'", "").replace("’", "") == typed
+
+
 def _ends_apart(typed: str, candidate: str) -> bool:
     """Whether one word is the other with letters added at its end ("eleventy": eleven)."""
     return candidate.startswith(typed) or typed.startswith(candidate)
@@ -225,6 +231,8 @@ def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=N
         real_here = real is not None and (len(pairs) == 1 or len(x) >= REAL_WORD_IN_CONTEXT) and real(x)
         if not lacked:  # a word a few posts hold: meant as typed when real ("session", not "version")
             return not real_here or (unfinished and i == last and y.startswith(x))  # "star": start
+        if _apostrophe_left_out(x, y):  # a way of typing the word, as accents left out are: "aujourdhui"
+            return True
         if real_here:  # which this blog lacks: offered, never put in the reader's place
             return False
         shape = {**limits, "slips_only": rare is not None and rare(x)}
@@ -412,6 +420,17 @@ def offered(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -
         if not any(judge.absent(key_word(x)) for x in same) and all(x[:1] == y[:1] for x, y in changed):
             return alt.text if all(judge.finds_enough(x, y) for x, y in changed) else ""
     return ""
+
+
+def changes_last(typed: str, offered: str) -> bool:
+    """Whether an offer changes the last word typed: not worth offering beside the posts an
+    unfinished last word finds by what it starts ("einfu": einführung, no "Did you mean eine?")."""
+    return _last_word(typed) != _last_word(offered)
+
+
+def _last_word(text: str) -> str:
+    found = words(text)
+    return found[-1][2].lower() if found else ""
 
 
 def fallback(alts: list[Alternative], dropped: list[Alternative], judge: Judge, *, completing: bool = False) -> list[Alternative]:

@@ -217,7 +217,7 @@ def scan_words(query: str, known, cfg: SearchSettings) -> tuple[list[int], list[
         if word.isascii() and word.isalnum():
             if len(word) < min_length or any(ch.isdigit() for ch in word) or word in known:
                 continue
-        elif one_joined_token(word) and word in known:
+        elif one_joined_token(word) and (word in known or key_word(word) in known):  # "Rückblick": ruckblick
             continue
         # "tartes" beside "tarte", "givrées" beside "givre": an inflection the stemmed fields find
         # as typed. Folded as the dictionary holds words (an accented one was corrected, 2026-12-03).

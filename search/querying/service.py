@@ -27,13 +27,13 @@ from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import BUSY, MISSING, NODE_FAILURES, failure_kind, get_client
 from search.documents import Kind
-from search.querying import candidates, corrections, expand, facets, groups, plan, reader, resultcache, starters, syntax, wordcache
+from search.querying import candidates, corrections, expand, facets, groups, plan, reader, resultcache, spelling, starters, syntax, wordcache
 from search.querying.executor import Executor
 from search.querying.facets import Facets, Filters
 from search.querying.normalize import normalize_query
 from search.querying.query import NEWEST, PHRASE, RELEVANCE, SORTS, boosts, highlight_query, last_word
 from search.querying.results import Hit
-from search.words import WORD_JOINS, plain_words, words
+from search.words import WORD_JOINS, key_word, plain_words, words
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,8 @@ class SearchResult:
     def showing_start(self) -> bool:
         """The correction shown ends with a start the search completes ("mozila firf": "mozilla fire…"),
         not a whole word: the reader is still typing it."""
-        return self.completing and bool(self.showing_for) and any(a.started and a.text == self.showing_for for a in self.alternatives)
+        shown = key_word(self.showing_for)  # written as the blog writes it: "einführung" is "einfuhrung"
+        return self.completing and bool(self.showing_for) and any(a.started and key_word(a.text) == shown for a in self.alternatives)
 
     @property
     def others(self) -> int:
@@ -265,10 +266,20 @@ def search(raw_query: str, *, page: int = 1, **options) -> SearchResult:
     an old link, a hand-made URL) is answered as past the end, with the first page's counts and
     no hits, so the page can name the last one: no request asks Elasticsearch that deep."""
     if page <= conf.get().serving.max_page:
-        return _answer(raw_query, page=page, **options)
-    found = _answer(raw_query, page=1, **options)
+        return _whole(raw_query, _answer(raw_query, page=page, **options), page=page, **options)
+    found = _whole(raw_query, _answer(raw_query, page=1, **options), page=1, **options)
     found.page, found.hits = page, []
     return found
+
+
+def _whole(raw_query: str, found: SearchResult, *, page: int, **options) -> SearchResult:
+    """A submitted query (the results page: `detail`) whose last word, read as unfinished, found
+    nothing, read again as a whole word: "contreplongée" starts no word the blog holds, and as a
+    word it is "contre plongée" (a split, never made of a word being typed). Not for the instant
+    box, whose reader is still typing."""
+    if not (options.get("detail") and found.completing and not found.total and not found.hits):
+        return found
+    return _answer(raw_query + " ", page=page, **options)  # its empty page, if so, offers the newest posts
 
 
 def _answer(
@@ -327,8 +338,9 @@ def _guarded(result: SearchResult, executor: Executor, gen: int | None, **shape)
     """_run() behind the breaker: failures become SearchUnavailable (a calm 503)."""
     try:
         _run(result, executor, gen, **shape)
-        if shape.get("detail") and not result.total and not result.hits:
-            _starters(result, executor)
+        # A submitted query's unfinished reading that found nothing is read again whole (_whole): that one offers them.
+        if not result.total and not result.hits and not (shape.get("detail") and result.completing):
+            _starters(result, executor, detail=bool(shape.get("detail")))
     except TransportError as exc:  # connection refused, timeout, the deadline passed (after failover)
         breaker.record(False)
         log.warning("search unavailable: %s", exc)
@@ -424,6 +436,8 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
         if result.showing_for:  # the page says what it shows: no "Did you mean" beside it
             result.did_you_mean = ""
+        elif result.total and result.completing and last_present and corrections.changes_last(query, result.did_you_mean):
+            result.did_you_mean = ""  # the posts the word being typed starts: "einfu" finds Einführung
         if result.total == 0 and not result.filters:
             judged = (alternatives, dropped, judge, unknown)
             _fall_back(result, executor, gen, cfg, dictionary, query, judged, detail=detail, snippets=snippets)
@@ -562,19 +576,25 @@ def _newest(result: SearchResult, executor: Executor, body: dict) -> dict:
     return listed
 
 
-def _starters(result: SearchResult, executor: Executor) -> None:
-    """What a results page that found nothing offers instead (search/querying/starters.py). Extras:
-    when the request fails the page still answers, with its advice alone."""
+def _starters(result: SearchResult, executor: Executor, *, detail: bool) -> None:
+    """What a page that found nothing offers instead (search/querying/starters.py): on the results
+    page (`detail`) the newest posts and tags, and on any, the offered words as the blog writes them.
+    Extras: when the request fails the page still answers, with its advice alone."""
     serving = conf.get().serving
-    if not (serving.empty_page_posts or serving.empty_page_tags):
+    posts, tags = (serving.empty_page_posts, serving.empty_page_tags) if detail else (0, 0)
+    spell = spelling.changed(result.did_you_mean, result.query)  # "développeur", not the dictionary's "developpeur"
+    if not (posts or tags or spell):
         return
     try:
-        response = executor.search(starters.request(posts=serving.empty_page_posts, tags=serving.empty_page_tags), kinds=(Kind.POSTS,))
+        body = starters.request(posts=posts, tags=tags, spell=spell)
+        response = executor.search(body, kinds=(Kind.POSTS,))
     except (TransportError, ApiError) as exc:
         log.warning("recent posts unavailable for an empty page: %s", exc)
         result.uncacheable = True
         return
     result.recent, result.popular_tags = starters.read(response)
+    if spell:
+        result.did_you_mean = spelling.as_written(result.did_you_mean, result.query, spelling.written_forms(starters.spelled(response)))
 
 
 def _excluded(result: SearchResult, executor: Executor) -> tuple[int, ...]:
@@ -612,11 +632,19 @@ def _suggestions(result: SearchResult, executor: Executor, gen: int | None, *, o
     return suggest, aggregations
 
 
+def _texts(hits: list[Hit]) -> list[str]:
+    """What the page's entries show of their posts: titles and highlighted fragments, as text."""
+    fragments = [h.snippet_html for h in hits] + [c.snippet_html for h in hits for c in h.comments]
+    return [h.title for h in hits] + [spelling.plain(f) for f in fragments if f]
+
+
 def _read(result: SearchResult, response: dict) -> None:
     result.boosts = boosts(result.alternatives, tiers=conf.get().ranking.tiers)
     found = reader.read(response, result.alternatives, by_date=result.sort != RELEVANCE)
     result.hits, result.total, result.strategy, result.synonyms = found.hits, found.total, found.strategy, found.synonyms
     result.listed, result.exact = found.listed, found.exact
     result.showing_for = result.parsed.showing(found.showing_for) if found.showing_for else ""  # the phrases as quoted
+    if result.showing_for:  # as the posts shown write its words: "einführung", not the dictionary's "einfuhrung"
+        result.showing_for = spelling.as_written(result.showing_for, result.query, spelling.written_forms(_texts(result.hits)))
     # The facets of the spelling the page stands for (search/querying/groups.py).
     result.facets = facets.read(facets.scope(response.get("aggregations", {}), found.spelling), result.filters)
