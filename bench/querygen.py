@@ -29,6 +29,12 @@ only when such a post is the first hit (a comment first is a miss). Kinds:
 - birkbeck_word, birkbeck_phrase (`tune` half), birkbeck_word_heldout, birkbeck_phrase_heldout:
   one word or a 2-3 word phrase misspelled from the Birkbeck list, a second published list kept
   outside the repository (bench/misspellings.py); empty unless `BIRKBECK_LIST` names its file
+- body_word, body_birkbeck: a word no title holds, only the text of 1 to BODY_MAX_EXPECTED posts,
+  misspelled from the `heldout` half of codespell's list or Birkbeck's. It expects any post whose
+  title or text holds the word. Every kind above takes its word from a title, so the posts meant
+  always reach the title's tiers; a reader's review found "relevent" shown as "element", a worse
+  correction a title holds, while "relevant" was only in the posts' text (issue 48). Their
+  sources are "codespell, body" and "birkbeck, body": rows of their own, outside ALL (bench/relevance.py)
 
 Each query records its typo's source (keyboard: our own slip model; list: HUMAN below; codespell; birkbeck)
 and its edit distance, so bench/relevance.py can report both apart.
@@ -205,6 +211,10 @@ REAL_KINDS = {
     "birkbeck_phrase_heldout": ("birkbeck", "heldout"),
 }
 PHRASE_KINDS = ("real_phrase", "real_phrase_heldout", "birkbeck_phrase", "birkbeck_phrase_heldout")
+# A word only posts' text holds, misspelled from a list's `heldout` half: its list.
+BODY_KINDS = {"body_word": "codespell", "body_birkbeck": "birkbeck"}
+# The most posts a body word may be in: enough to be a reader's word, few enough to be specific.
+BODY_MAX_EXPECTED = 20
 # The real kinds whose misspelling is two or more edits from its word.
 FAR_KINDS = ("real_far", "real_far_heldout")
 
@@ -229,10 +239,11 @@ KINDS = [
     "stop_wrapped",
     "stop_title",
     *REAL_KINDS,
+    *BODY_KINDS,
 ]
 # The kinds before the real-misspelling ones: the load benchmark's repeated queries stay the set
 # its gates were recorded with.
-LOAD_KINDS = [k for k in KINDS if k not in REAL_KINDS]
+LOAD_KINDS = [k for k in KINDS if k not in REAL_KINDS and k not in BODY_KINDS]
 
 
 def source(kind: str) -> str:
@@ -241,6 +252,8 @@ def source(kind: str) -> str:
         return "none"
     if kind in REAL_KINDS:
         return REAL_KINDS[kind][0]
+    if kind in BODY_KINDS:
+        return f"{BODY_KINDS[kind]}, body"
     return "list" if kind == "human" else "keyboard"
 
 
@@ -261,9 +274,11 @@ def generate(
 
     titles = {p["id"]: tokens(p["title"]) for p in posts}
     vocabulary = set()
+    bodies: dict[int, list[str]] = {}
     for p in posts:
         vocabulary.update(tokens(p["title"]))
-        vocabulary.update(tokens(p.get("body_text", "")))
+        bodies[p["id"]] = tokens(p.get("body_text", ""))
+        vocabulary.update(bodies[p["id"]])
     stems = stems or {}
     stem_family: dict[str, set[str]] = {}
     for word, stem in stems.items():
@@ -282,7 +297,13 @@ def generate(
     order = list(titles)
     rng.shuffle(order)
     queries: list[Query] = []
+    in_text: dict[str, set[int]] | None = None
     for kind in kinds or KINDS:
+        if kind in BODY_KINDS:
+            if in_text is None:
+                in_text = _text_holders(titles, bodies)
+            queries += _body_words(kind, order, bodies, in_text, vocabulary, content, rng, per_kind)
+            continue
         made, tries = 0, 0
         for pid in order:
             if made >= per_kind or tries > 20000:
@@ -362,3 +383,33 @@ def generate(
             queries.append(Query(kind, text, " ".join(phrase), expected, source=source(kind), edits=edits))
             made += 1
     return queries
+
+
+def _text_holders(titles: dict[int, list[str]], bodies: dict[int, list[str]]) -> dict[str, set[int]]:
+    """The posts holding each word no title holds, by their text."""
+    titled = {w for t in titles.values() for w in t}
+    holding: dict[str, set[int]] = {}
+    for pid, body in bodies.items():
+        for w in set(body) - titled:
+            holding.setdefault(w, set()).add(pid)
+    return holding
+
+
+def _body_words(kind, order, bodies, in_text, vocabulary, content, rng, per_kind) -> list[Query]:
+    """A body kind's queries: for posts in `order`, one word of its text that no title holds and
+    few posts do, misspelled from its list's `heldout` half (querygen's module docstring)."""
+    source, made, seen = BODY_KINDS[kind], [], set()
+    wrongs = LISTS[source]("heldout")
+    for pid in order:
+        if len(made) >= per_kind:
+            break
+        words = sorted({w for w in bodies[pid] if content(w) and w in wrongs and w not in seen and 0 < len(in_text.get(w, ())) <= BODY_MAX_EXPECTED})
+        if not words:
+            continue
+        word = rng.choice(words)
+        bad = rng.choice(wrongs[word])
+        if bad == word or bad in vocabulary:
+            continue
+        seen.add(word)
+        made.append(Query(kind, bad, word, sorted(in_text[word]), source=f"{source}, body", edits=osa(bad, word)))
+    return made
