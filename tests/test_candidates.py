@@ -57,6 +57,7 @@ def test_the_typed_word_is_resolvable_only_when_it_is_one_token_of_the_exact_ana
     # review: an umlaut in a word being typed found nothing). A letter folding leaves is not.
     assert candidates.resolvable("café") and candidates.resolvable("Rückbl") and candidates.resolvable("Straße")
     assert candidates.resolvable("Øresund") and not candidates.resolvable("jalapeño-dip") and not candidates.resolvable("東京")
+    assert not candidates.resolvable("Müller's") and not candidates.resolvable("Αθήν")  # German keeps "muller's"; Greek is not folded
 
 
 def test_a_word_being_typed_with_an_umlaut_starts_the_words_the_dictionary_holds_folded():
@@ -173,3 +174,10 @@ def test_the_lookup_memo_is_bounded_by_candidates_as_well_as_lookups(monkeypatch
         found = dictionary.within(probe, 2, 0, 40)
         assert found == dictionary._within(probe, 2, 0, 40)
         assert sum(map(len, dictionary.memo.values())) <= 50 + 40
+
+
+def test_a_last_word_is_only_a_start_when_no_word_is_it_and_some_start_with_it():
+    dictionary = vocabulary.from_words({"einfuhrung": (3, 9, 0), "sever": (0, 2, 0), "server": (9, 9, 0)})
+    assert candidates.only_a_start("haskell Einfü", dictionary) and candidates.only_a_start("einfu", dictionary)
+    assert not candidates.only_a_start("mysql sever", dictionary)  # a word the blog holds: its offer stays
+    assert not candidates.only_a_start("qzx", dictionary) and not candidates.only_a_start("einfu", None)

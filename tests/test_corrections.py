@@ -678,6 +678,7 @@ def test_an_apostrophe_left_out_is_no_other_word():
     43 posts holding it. wordfreq counts "aujourdhui" as French, so it was kept as typed."""
     real = lambda w: True  # noqa: E731
     assert sure_rewrite("aujourdhui", "aujourd'hui", absent=lambda w: True, unfinished=False, real=real, rare=real, **LIMITS)
-    assert sure_rewrite("dont crash", "don't crash", absent=lambda w: w == "dont", unfinished=False, real=real, **LIMITS)
+    assert not sure_rewrite("hell", "he'll", absent=lambda w: True, unfinished=False, real=real, **LIMITS)  # a contraction: another word
+    assert not sure_rewrite("shed", "she'd", absent=lambda w: True, unfinished=False, real=real, **LIMITS)
     assert not sure_rewrite("aujourdhui", "aujourd'huy", absent=lambda w: True, unfinished=False, real=real, rare=real, **LIMITS)
     assert not sure_rewrite("its", "it's", absent=lambda w: False, unfinished=False, real=real, **LIMITS)  # held: as typed

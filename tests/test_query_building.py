@@ -692,3 +692,12 @@ def test_a_synonym_alternative_keeps_its_own_bm25_clause():
     q = build_query(alts, tiers=TIERS, title_boost=2, relevance_weight=0.01)
     some = [c["multi_match"] for c in q["bool"]["should"] if "multi_match" in c]
     assert [(m["_name"], m.get("analyzer")) for m in some] == [("alt0.some.words", None), ("alt1.some.words", STEM_SYNONYMS)]
+
+
+def test_a_prefix_is_folded_as_the_titles_words_are_but_other_scripts_are_left_alone():
+    """A reader's review: "Einfü" started nothing ("einfuhrung" is indexed folded); a review of
+    the fix: "Αθήν" must not lose its accent, which asciifolding keeps."""
+    from search.querying.query import as_prefix
+
+    assert as_prefix("Einfü") == "einfu" and as_prefix("Straß") == "strass" and as_prefix("C#") == "csharp"
+    assert as_prefix("Αθήν") == "αθήν" and as_prefix("Йог") == "йог"

@@ -36,9 +36,9 @@ def resolvable(word: str) -> bool:
     surrounds it, Unicode word-break rules WB6-WB13), not ending in the possessive "'s" the
     analyzer cuts. Anything else (hyphens, letters folding leaves, other scripts) is left to
     Elasticsearch's own analysis."""
-    if not word.isascii():
+    if not word.isascii():  # an apostrophe too: key_word() cuts an English possessive, the German and French analyzers do not
         folded = key_word(word)
-        return folded.isascii() and folded.isalnum() and folded.lower() == folded
+        return folded.isascii() and folded.isalnum() and "'" not in word and "’" not in word
     if word.isalnum():
         return True
     return one_joined_token(word)
@@ -233,6 +233,16 @@ def completion_options(token: str, dictionary, *, max_edits: int, limit: int) ->
         if prefix not in groups or rank < groups[prefix][0]:
             groups[prefix] = (rank, {"text": word, "prefix": prefix, "freq": documents_holding(counts)})
     return [option for _, option in groups.values()]
+
+
+def only_a_start(query: str, dictionary) -> bool:
+    """Whether the last word of `query` is no word the dictionary holds, only the start of some
+    ("einfu": einführung), so a reader is likely still typing it."""
+    spans = words(query)
+    if dictionary is None or not spans or not resolvable(spans[-1][2]):
+        return False
+    token = key_word(spans[-1][2])
+    return dictionary.counts(token) is None and bool(dictionary.completions(token, 1))
 
 
 def unfinished_word(query: str, dictionary, *, min_length: int, max_edits: int, limit: int) -> tuple[bool, dict | None]:

@@ -48,6 +48,7 @@ In order, for each word of a query:
 """
 
 import functools
+import re
 from dataclasses import dataclass, replace
 
 from search import sounds
@@ -156,10 +157,17 @@ def sure(
     return strong or (not slips_only and at > 0 and (len(typed) >= weak_min_length or vowel))
 
 
+# The fewest letters on each side of an apostrophe put back (_apostrophe_left_out).
+APOSTROPHE_PART = 3
+
+
 def _apostrophe_left_out(typed: str, candidate: str) -> bool:
-    """Whether `candidate` is `typed` with its apostrophes put back ("aujourdhui": aujourd'hui,
-    "dont": don't). wordfreq counts such spellings as words, since people write them so often."""
-    return candidate != typed and candidate.replace("'", "").replace("’", "") == typed
+    """Whether `candidate` is `typed` with its apostrophe put back between two parts of three
+    letters or more ("aujourdhui": aujourd'hui, "presquile": presqu'île folded). wordfreq counts
+    such spellings as words, people write them so often. Not a contraction: "hell" is no "he'll",
+    "shed" no "she'd"."""
+    parts = re.split("['’]", candidate)
+    return len(parts) == 2 and all(len(part) >= APOSTROPHE_PART for part in parts) and "".join(parts) == typed
 
 
 def _ends_apart(typed: str, candidate: str) -> bool:

@@ -189,10 +189,11 @@ def _tier_clauses(
 
 
 def as_prefix(word: str) -> str:
-    """A word as a prefix query's value, which Elasticsearch does not analyze: lowercased and
-    folded as the fields hold words ("Einfü" -> "einfu", which starts "einfuhrung"), and a symbol
-    word as the token its character filter writes ("C#" -> "csharp": search/symbols.py)."""
-    return symbols.indexed(key_word(word), conf.get().index.symbol_words)
+    """A word as a prefix query's value, which Elasticsearch does not analyze: lowercased and, a
+    Latin word, folded as the fields hold words ("Einfü" -> "einfu", which starts "einfuhrung"),
+    and a symbol word as the token its character filter writes ("C#" -> "csharp": search/symbols.py)."""
+    folded = key_word(word)  # asciifolding leaves other scripts alone: "Αθήν" stays "αθήν"
+    return symbols.indexed(folded if folded.isascii() else word.lower(), conf.get().index.symbol_words)
 
 
 def _words(text: str) -> list[str]:

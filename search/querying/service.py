@@ -339,8 +339,8 @@ def _guarded(result: SearchResult, executor: Executor, gen: int | None, **shape)
     try:
         _run(result, executor, gen, **shape)
         # A submitted query's unfinished reading that found nothing is read again whole (_whole): that one offers them.
-        if not result.total and not result.hits and not (shape.get("detail") and result.completing):
-            _starters(result, executor, detail=bool(shape.get("detail")))
+        if shape.get("detail") and not result.total and not result.hits and not result.completing:
+            _starters(result, executor)
     except TransportError as exc:  # connection refused, timeout, the deadline passed (after failover)
         breaker.record(False)
         log.warning("search unavailable: %s", exc)
@@ -436,7 +436,7 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
         if result.showing_for:  # the page says what it shows: no "Did you mean" beside it
             result.did_you_mean = ""
-        elif result.total and result.completing and last_present and corrections.changes_last(query, result.did_you_mean):
+        elif result.total and result.completing and candidates.only_a_start(query, dictionary) and corrections.changes_last(query, result.did_you_mean):
             result.did_you_mean = ""  # the posts the word being typed starts: "einfu" finds Einführung
         if result.total == 0 and not result.filters:
             judged = (alternatives, dropped, judge, unknown)
@@ -576,12 +576,12 @@ def _newest(result: SearchResult, executor: Executor, body: dict) -> dict:
     return listed
 
 
-def _starters(result: SearchResult, executor: Executor, *, detail: bool) -> None:
-    """What a page that found nothing offers instead (search/querying/starters.py): on the results
-    page (`detail`) the newest posts and tags, and on any, the offered words as the blog writes them.
-    Extras: when the request fails the page still answers, with its advice alone."""
+def _starters(result: SearchResult, executor: Executor) -> None:
+    """What a results page that found nothing offers instead (search/querying/starters.py): the
+    newest posts and tags, and the offered words as the blog writes them. Extras: when the
+    request fails the page still answers, with its advice alone."""
     serving = conf.get().serving
-    posts, tags = (serving.empty_page_posts, serving.empty_page_tags) if detail else (0, 0)
+    posts, tags = serving.empty_page_posts, serving.empty_page_tags
     spell = spelling.changed(result.did_you_mean, result.query)  # "développeur", not the dictionary's "developpeur"
     if not (posts or tags or spell):
         return

@@ -17,6 +17,7 @@ _TAG = re.compile(r"<[^>]+>")
 # A written word: letters and digits, joined by apostrophes ("l'accessibilité"), no punctuation.
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 ELISION = "['’]"
+_POSSESSIVE = re.compile("['’]s$")
 
 
 def plain(fragment: str) -> str:
@@ -25,18 +26,18 @@ def plain(fragment: str) -> str:
 
 
 def written_forms(texts: Iterable[str]) -> dict[str, str]:
-    """key_word() -> the commonest lowercased form of the words of `texts` that folding changes
-    ("Einführung" -> {"einfuhrung": "einführung"}); ties go to the form seen first."""
+    """key_word() -> the commonest lowercased form of the words of `texts`, where that form has
+    accents ("Einführung" -> {"einfuhrung": "einführung"}); ties go to the form seen first."""
     seen: dict[str, Counter] = defaultdict(Counter)
     for text in texts:
         for word in _WORD.findall(text):
-            lowered = word.lower()
-            if lowered.isascii():
-                continue
+            lowered = _POSSESSIVE.sub("", word.lower())  # "Gödel's" is "gödel", as key_word() reads it
             # An elided article joins its word: "l'accessibilité" is also "accessibilité".
             for form in dict.fromkeys((lowered, re.split(ELISION, lowered)[-1])):
                 seen[key_word(form)][form] += 1
-    return {key: forms.most_common(1)[0][0] for key, forms in seen.items()}
+    # Only where the commonest form has accents: "Zahlen" four times and "zählen" once stay "zahlen".
+    commonest = {key: forms.most_common(1)[0][0] for key, forms in seen.items()}
+    return {key: form for key, form in commonest.items() if not form.isascii()}
 
 
 def changed(correction: str, typed: str) -> str:

@@ -18,6 +18,7 @@ SPELLED = "spelled"
 # The posts read for the written form of the words offered, and each one's fragments.
 SPELLED_POSTS = 3
 SPELLED_FRAGMENTS = 2
+SPELLED_TEXT = 100_000
 
 
 def request(*, posts: int, tags: int, spell: str = "") -> dict:
@@ -29,7 +30,9 @@ def request(*, posts: int, tags: int, spell: str = "") -> dict:
         holding = {"multi_match": {"query": spell, "fields": fields}}
         shown = {field: {"number_of_fragments": SPELLED_FRAGMENTS, "fragment_size": 60} for field in fields}
         # The request's own query is a filter: the highlight is told what to mark.
-        marked = {"fields": shown, "require_field_match": True, "highlight_query": holding}
+        # The exact fields store no offsets: the highlighter reads the text again, the first
+        # SPELLED_TEXT characters only (a longer post would fail the request).
+        marked = {"fields": shown, "require_field_match": True, "highlight_query": holding, "max_analyzed_offset": SPELLED_TEXT}
         aggs[SPELLED] = {"filter": holding, "aggs": {"posts": {"top_hits": {"size": SPELLED_POSTS, "_source": False, "highlight": marked}}}}
     return {
         "size": posts,
