@@ -430,17 +430,6 @@ def offered(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -
     return ""
 
 
-def changes_last(typed: str, offered: str) -> bool:
-    """Whether an offer changes the last word typed: not worth offering beside the posts an
-    unfinished last word finds by what it starts ("einfu": einführung, no "Did you mean eine?")."""
-    return _last_word(typed) != _last_word(offered)
-
-
-def _last_word(text: str) -> str:
-    found = words(text)
-    return found[-1][2].lower() if found else ""
-
-
 def fallback(alts: list[Alternative], dropped: list[Alternative], judge: Judge, *, completing: bool = False) -> list[Alternative]:
     """The alternatives to search when the sure ones found nothing (step 6): what was typed and the
     best likely correction; empty when none is likely. `completing`: the last word is unfinished."""

@@ -436,7 +436,7 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
         _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
         if result.showing_for:  # the page says what it shows: no "Did you mean" beside it
             result.did_you_mean = ""
-        elif result.total and result.completing and candidates.only_a_start(query, dictionary) and corrections.changes_last(query, result.did_you_mean):
+        elif result.total and result.completing and candidates.only_a_start(query, dictionary) and last_word(query) != last_word(result.did_you_mean):
             result.did_you_mean = ""  # the posts the word being typed starts: "einfu" finds Einführung
         if result.total == 0 and not result.filters:
             judged = (alternatives, dropped, judge, unknown)
