@@ -253,6 +253,9 @@ def test_a_verb_s_other_tense_finds_the_form_the_blog_holds(client, build_index,
         # On b2f221c "blogmarkss" found nothing and offered nothing (bench/language_relevance.py,
         # kind confusion): it was taken for a plural of "blogmarks", which the stemmer does not make.
         ("Mes blogmarks de la semaine", "Des liens.", "blogmarkss", "blogmarks"),
+        # A reader's review of fba7da4: "navigateure" found nothing and offered nothing. Read as
+        # navigateur plus "e", it was spared, but the light stemmer keeps the two apart.
+        ("Le navigateur de Mozilla", "Un logiciel.", "navigateure", "navigateur"),
     ],
 )
 def test_a_typo_is_still_corrected_in_a_french_blog(client, build_index, settings, title, body, query, showing):

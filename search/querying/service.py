@@ -404,6 +404,22 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     unknown, inflected = plan.scan_words(query, dictionary if dictionary is not None else frozenset(), cfg)
     unknown = [i for i in unknown if i >= result.parsed.fixed_words]  # a quoted word is never corrected
     inflected = [i for i in inflected if i >= result.parsed.fixed_words]
+    _judge_and_search(result, executor, gen, cfg, dictionary, unknown, inflected, detail=detail, snippets=snippets)
+    # A word read as a form of a held word that finds nothing, and that the language does not use,
+    # is a typo after all: "navigateure" looks like navigateur plus "e", but the light stemmer
+    # keeps the two apart. Costs a second search on such empty pages only.
+    spared = sorted(set(inflected) - plan.real_words(query, inflected, cfg))
+    if spared and result.total == 0 and not result.filters and not result.verbatim:
+        _judge_and_search(result, executor, gen, cfg, dictionary, sorted({*unknown, *spared}), [], detail=detail, snippets=snippets)
+
+
+def _judge_and_search(
+    result: SearchResult, executor: Executor, gen, cfg, dictionary, unknown: list[int], inflected: list[int], *, detail: bool, snippets: bool
+) -> None:
+    """_run's search once the words are scanned: `unknown` may be corrected, `inflected` are
+    held in another form and searched as typed."""
+    query = result.parsed.searched
+    result.did_you_mean, result.showing_for = "", ""
     # A word the blog holds only in a form its stemmer keeps apart: that form too. A word the
     # language uses is not corrected; another ("listait", "utilent") is, the form competing.
     # One the stemmer finds: its lemma's forms too ("photographies": photographie, not photographe).
