@@ -82,7 +82,9 @@ LUCENE_FRENCH = tuple(
     """.split()
 )
 GERMAN_QUESTION_WORDS = ("wie", "was", "warum", "wann", "wo", "welche", "welcher", "welches", "wer", "wieso", "weshalb", "ich", "kann")
-FRENCH_QUESTION_WORDS = ("comment", "pourquoi", "quand", "où", "quel", "quelle", "quels", "quelles", "qui", "que", "quoi", "combien", "je")
+# "est" too: Lucene's French list leaves it out (it is also "east"), but "c'est quoi ...",
+# "qu'est-ce que ..." and "où est ..." then matched every post that says "is".
+FRENCH_QUESTION_WORDS = ("comment", "pourquoi", "quand", "où", "quel", "quelle", "quels", "quelles", "qui", "que", "quoi", "combien", "je", "est")
 
 LANGUAGES = ("en", "de", "fr")
 

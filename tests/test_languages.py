@@ -406,6 +406,20 @@ def test_a_french_article_is_taken_off_before_a_word_is_judged():
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("question", ["c'est quoi jekyll", "qu'est-ce que jekyll", "où est jekyll"])
+def test_a_french_question_counts_the_posts_of_its_word(client, build_index, settings, question):
+    """A reader's review of fba7da4: "c'est quoi jekyll" counted 384 posts of 629, every post
+    that says "est" (Lucene's French stop words leave it out)."""
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": "fr", "CACHE_SECONDS": 0}
+    make_post("Mettre à jour les plugins Jekyll", "Ce qui est simple.")
+    for i in range(3):
+        make_post(f"Notes de la semaine {i}", "Le temps est beau, le Web est lent.")
+    build_index()
+    data = client.get(reverse("search:api"), {"q": question + " "}).json()
+    assert [r["title"] for r in data["results"]] == ["Mettre à jour les plugins Jekyll"] and data["total"] == 1
+
+
+@pytest.mark.django_db
 def test_a_german_word_finds_the_compounds_that_end_in_it(client, build_index, settings):
     """On 8a8385c "migration" found only the post that says "Migration": German writes
     "Datenbankmigration" as one word, and no stemmer splits it (search/compounds.py)."""
