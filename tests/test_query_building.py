@@ -640,6 +640,25 @@ def test_a_whole_word_as_near_outranks_a_corrected_start_completed():
     assert [t for _, t in _spans(suggest, floor=0.6, per_token=3, costs=free)[(0, 5)]] == ["goodness", "golden"]
 
 
+def test_the_best_corrected_start_keeps_a_seat_beside_whole_words():
+    """ "python streq" showed "python streak" on 080f589: three whole words two edits away (0.82)
+    filled the word's options, and "stream", the completion of "strea" (one key off, 0.81), was
+    never searched, though "Python Stream Processing" holds it (bench/asyoutype.py, cut_inner_typo).
+    The best completion now keeps a seat, the best by its start's edits: "language" through
+    "langua" before "lingual", as near through "lingua" but held by one post."""
+    from search.querying.suggestions import _spans
+
+    whole = [{"text": w, "freq": 1} for w in ("streak", "strega", "struc")]
+    started = [{"text": "stream", "prefix": "strea", "freq": 113}, {"text": "street", "prefix": "stree", "freq": 18}]
+    suggest = {"title_terms": [{"text": "streq", "offset": 7, "length": 5, "options": whole}, {"text": "streq", "offset": 7, "length": 5, "options": started}]}
+    assert [t for _, t in _spans(suggest, floor=0.6, per_token=3)[(7, 5)]] == ["streak", "strega", "struc", "stream"]
+    suggest["title_terms"] = suggest["title_terms"][:1]
+    assert [t for _, t in _spans(suggest, floor=0.6, per_token=3)[(7, 5)]] == ["streak", "strega", "struc"]  # no completion: no seat
+    options = [{"text": "lingual", "prefix": "lingua", "freq": 1}, {"text": "language", "prefix": "langua", "freq": 522}, {"text": "langa", "freq": 4}]
+    suggest = {"title_terms": [{"text": "lngua", "offset": 0, "length": 5, "options": options}]}
+    assert [t for _, t in _spans(suggest, floor=0.6, per_token=1)[(0, 5)]] == ["langa", "language"]
+
+
 def test_the_spellings_share_their_words_bm25_clauses():
     """A word two spellings hold is read once, weighed the sum of their boosts: the same score as a
     clause per spelling (BM25 sums the terms), one pass over a common word's documents."""

@@ -97,10 +97,12 @@ def _spans(
     "recrooting" is recruiting before recording), then by how many documents hold them (summed
     over the suggesters' fields): among equally likely typos the more common word is more likely.
     Which option also forms a phrase with the other words is left to the query itself: an
-    alternative that forms no phrase reaches no phrase tier (search/querying/query.py).
+    alternative that forms no phrase reaches no phrase tier (search/querying/query.py). So the
+    best completion of a corrected start is kept past `per_token` too (one more option).
     """
     merged: dict[tuple[int, int], dict[str, list[float]]] = {}
     tokens: dict[tuple[int, int], str] = {}
+    prefixes: dict[tuple[tuple[int, int], str], str] = {}  # a completion's corrected start: what its edits are counted on
     for name in SUGGESTER_FIELDS:
         for entry in suggest.get(f"{name}_terms", []) or []:
             span = (int(entry["offset"]), int(entry["length"]))
@@ -119,15 +121,33 @@ def _spans(
                     best[text] = [typo_score(token, text, costs), 0.0]
                 if "prefix" in option:  # a completion of a corrected prefix: scored on that prefix (candidates.py), plus costs.completed
                     started = typo_score(token, str(option["prefix"]), costs) - costs.completed / (len(token) or 1)
-                    best[text][0] = max(best[text][0], round(max(0.0, started), 4))
+                    if started > best[text][0]:
+                        best[text][0], prefixes[(span, text)] = round(max(0.0, started), 4), str(option["prefix"]).lower()
                 if option.get("split"):  # two words typed as one (candidates.splits): one space put back
                     best[text][0] = round(max(0.0, 1.0 - costs.split / (len(token) or 1)), 4)
                 best[text][1] += float(option.get("freq", 0))
-    ranked = {
-        span: sorted(((s, f, t) for t, (s, f) in opts.items() if s >= floor), key=lambda x: (-x[0], osa(tokens[span], x[2].lower()), -x[1], x[2]))
-        for span, opts in merged.items()
-    }
-    return {span: [(s, t) for s, _, t in opts[:per_token]] for span, opts in ranked.items() if opts}
+
+    out = {}
+    for span, opts in merged.items():
+        ranked = sorted(((s, f, t) for t, (s, f) in opts.items() if s >= floor), key=lambda x: (-x[0], osa(tokens[span], x[2].lower()), -x[1], x[2]))
+        started = {t: prefixes[(span, t)] for _, _, t in ranked if (span, t) in prefixes}
+        kept = _with_seat(ranked[:per_token], ranked, tokens[span], started)
+        if kept:
+            out[span] = [(s, t) for s, _, t in kept]
+    return out
+
+
+def _with_seat(kept: list, ranked: list, token: str, started: dict[str, str]) -> list:
+    """`kept` and the best completion of a corrected start (`started`: word -> its start), if
+    `kept` lacks it: a whole word two edits away scores about as well ("streq": streak 0.82,
+    stream through "strea" 0.81), and the query, not the score, tells which one the other words
+    go with ("python stream..."). Best by its start's edits, then its documents ("lngua": language
+    through "langua", before the one-post "lingual")."""
+    if not kept or not started:
+        return kept
+    options = {t: (s, f, t) for s, f, t in ranked}
+    best = min(started, key=lambda t: (-options[t][0], osa(token, started[t]), -options[t][1], t))
+    return kept if options[best] in kept else [*kept, options[best]]
 
 
 def _started(suggest: dict) -> set[tuple[tuple[int, int], str]]:
