@@ -80,8 +80,8 @@ JOINS = ("", "s", "es", "n", "en")
 
 
 def tokens(text: str, language: str) -> list[str]:
-    """A title's words as the index's exact tier sees them, lowercase, accents kept; a French
-    article is dropped ("l'avenir": avenir)."""
+    """A title's words lowercase, accents kept (the queries are typed from them; the exact tier
+    folds them, and `Generator.holders` too); a French article is dropped ("l'avenir": avenir)."""
     words = [w.lower() for w in WORD.findall(text)]
     return [ELIDED.sub("", w) for w in words] if language == "fr" else words
 
@@ -190,6 +190,7 @@ class Generator:
         self.language, self.keyboard = language, KEYBOARD[language]
         self.frequency_of = frequency_of or (lambda form: frequency(form, language))
         self.titles = {p["id"]: tokens(p["title"], language) for p in posts}
+        self.folded_titles = {pid: [folded(w) for w in t] for pid, t in self.titles.items()}
         self.nouns = {p["id"]: nouns(p["title"]) if language == "de" else {} for p in posts}
         self.vocabulary = {folded(w) for p in posts for w in tokens(p["title"] + " " + p.get("body_text", ""), language)}
         aff, dic = (hunspell / f"{HUNSPELL[language]}.{ext}" for ext in ("aff", "dic"))
@@ -200,8 +201,10 @@ class Generator:
         return len(word) >= MIN_WORD and word.isalpha() and not is_stop_word_of(word, self.language)
 
     def holders(self, words: list[str]) -> list[int]:
-        n = len(words)
-        return [pid for pid, t in self.titles.items() if any(t[i : i + n] == words for i in range(len(t) - n + 1))]
+        """The posts whose title holds `words` in a row, accents folded as the exact tier folds
+        them: "Lanfeust des Etoiles" holds "étoiles" (French capitals often go unaccented)."""
+        n, wanted = len(words), [folded(w) for w in words]
+        return [pid for pid, t in self.folded_titles.items() if any(t[i : i + n] == wanted for i in range(len(t) - n + 1))]
 
     def misspell(self, word: str, kind: str, rng: random.Random, noun: bool | None = None) -> str | None:
         """`word` misspelled the way `kind` does, or None when it cannot be; `noun`: whether the
