@@ -268,6 +268,18 @@ def test_a_typo_is_still_corrected_in_a_french_blog(client, build_index, setting
 
 
 @pytest.mark.django_db
+def test_a_word_taken_for_a_form_is_corrected_under_a_tag_too(client, build_index, settings):
+    """A review of 080f589: "navigateure" narrowed to a tag found nothing and offered nothing,
+    where "navigatuer" was corrected. The second judgement is the word's own, not a fallback."""
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": "fr", "CACHE_SECONDS": 0}
+    make_post("Le navigateur de Mozilla", "Un logiciel.", tags=["standards"])
+    make_post("La tarte tatin", "Une recette.", tags=["standards"])
+    build_index()
+    data = client.get(reverse("search:api"), {"q": "navigateure ", "tag": "standards"}).json()
+    assert data["showing_for"] == "navigateur" and [r["title"] for r in data["results"]] == ["Le navigateur de Mozilla"]
+
+
+@pytest.mark.django_db
 def test_a_question_finds_the_title_holding_its_rarer_word(client, build_index, settings):
     """ "wie funktioniert node": on bc0bdd0 the two posts whose bodies hold both words came first,
     since "funktioniert" is no stop word and the title holds only "node"."""

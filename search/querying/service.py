@@ -407,9 +407,10 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     _judge_and_search(result, executor, gen, cfg, dictionary, unknown, inflected, detail=detail, snippets=snippets)
     # A word read as a form of a held word that finds nothing, and that the language does not use,
     # is a typo after all: "navigateure" looks like navigateur plus "e", but the light stemmer
-    # keeps the two apart. Costs a second search on such empty pages only.
+    # keeps the two apart. Costs a second search on such empty pages only. Judging every such
+    # word so from the start rewrote rare real forms wordfreq lacks (docs/benchmarks.md).
     spared = sorted(set(inflected) - plan.real_words(query, inflected, cfg))
-    if spared and result.total == 0 and not result.filters and not result.verbatim:
+    if spared and result.total == 0 and not result.verbatim:
         _judge_and_search(result, executor, gen, cfg, dictionary, sorted({*unknown, *spared}), [], detail=detail, snippets=snippets)
 
 
