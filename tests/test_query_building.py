@@ -644,7 +644,7 @@ def test_the_best_corrected_start_keeps_a_seat_beside_whole_words():
     """ "python streq" showed "python streak" on 080f589: three whole words two edits away (0.82)
     filled the word's options, and "stream", the completion of "strea" (one key off, 0.81), was
     never searched, though "Python Stream Processing" holds it (bench/asyoutype.py, cut_inner_typo).
-    The best completion now keeps a seat, the best by its start's edits: "language" through
+    The best completion now keeps a seat, the best scored, then by its start's edits: "language" through
     "langua" before "lingual", as near through "lingua" but held by one post."""
     from search.querying.suggestions import _spans
 

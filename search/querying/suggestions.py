@@ -141,7 +141,7 @@ def _with_seat(kept: list, ranked: list, token: str, started: dict[str, str]) ->
     """`kept` and the best completion of a corrected start (`started`: word -> its start), if
     `kept` lacks it: a whole word two edits away scores about as well ("streq": streak 0.82,
     stream through "strea" 0.81), and the query, not the score, tells which one the other words
-    go with ("python stream..."). Best by its start's edits, then its documents ("lngua": language
+    go with ("python stream..."). Best by score, then its start's edits, then its documents ("lngua": language
     through "langua", before the one-post "lingual")."""
     if not kept or not started:
         return kept
