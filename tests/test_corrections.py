@@ -682,3 +682,16 @@ def test_an_apostrophe_left_out_is_no_other_word():
     assert not sure_rewrite("shed", "she'd", absent=lambda w: True, unfinished=False, real=real, **LIMITS)
     assert not sure_rewrite("aujourdhui", "aujourd'huy", absent=lambda w: True, unfinished=False, real=real, rare=real, **LIMITS)
     assert not sure_rewrite("its", "it's", absent=lambda w: False, unfinished=False, real=real, **LIMITS)  # held: as typed
+
+
+def test_the_alternatives_that_change_a_word_are_told_apart():
+    """service._judge_and_search: a word taken for a form is corrected only as a hint."""
+    from search.alternative import Alternative
+    from search.querying.corrections import changing
+
+    alts = [Alternative(1.1, "navigateure firefox", typed=True), Alternative(0.9, "navigateur firefox"), Alternative(0.8, "navigateure firefix")]
+    keep, change = changing(alts, "navigateure firefox", [0])
+    assert [a.text for a in keep] == ["navigateure firefox", "navigateure firefix"] and [a.text for a in change] == ["navigateur firefox"]
+    assert changing(alts, "navigateure firefox", []) == (alts, [])
+    split = [Alternative(0.7, "navi gateure firefox")]  # words that do not pair up change them
+    assert changing(split, "navigateure firefox", [0]) == ([], split)

@@ -280,6 +280,22 @@ def test_a_word_taken_for_a_form_is_corrected_under_a_tag_too(client, build_inde
 
 
 @pytest.mark.django_db
+def test_a_word_taken_for_a_form_beside_held_words_is_corrected_as_a_hint(client, build_index, settings):
+    """A review of 080f589: "navigateure firefox" listed the Firefox posts and ignored its first
+    word, which the light stemmer keeps apart from "navigateur". Its correction now orders the
+    posts, as a hint does (corrections.py, step 7); a form the stemmer finds is untouched."""
+    settings.SEARCH = {**settings.SEARCH, "LANGUAGE": "fr", "CACHE_SECONDS": 0}
+    make_post("Firefox 3 est sorti", "Une version.", days_ago=1)
+    make_post("Le navigateur Firefox", "Un logiciel.", days_ago=2)
+    make_post("Les tartes de Firefox", "Une recette.", days_ago=3)
+    build_index()
+    data = client.get(reverse("search:api"), {"q": "navigateure firefox "}).json()
+    assert data["showing_for"] == "navigateur firefox" and data["results"][0]["title"] == "Le navigateur Firefox"
+    data = client.get(reverse("search:api"), {"q": "tarte firefox "}).json()
+    assert data["showing_for"] == "" and data["did_you_mean"] == "" and data["results"][0]["title"] == "Les tartes de Firefox"
+
+
+@pytest.mark.django_db
 def test_a_question_finds_the_title_holding_its_rarer_word(client, build_index, settings):
     """ "wie funktioniert node": on bc0bdd0 the two posts whose bodies hold both words came first,
     since "funktioniert" is no stop word and the title holds only "node"."""

@@ -40,6 +40,8 @@ In order, for each word of a query:
    correction that is `hinted` is searched beside them, weighed least: it changes no real word,
    keeps the first letter, and is one edit away, or two from `HINT_FAR_MIN_LENGTH` letters. The
    posts holding the blog engine come first ("Showing results for blog engine"); the others follow.
+   A German or French word taken for a form of a held word, that the language does not use, is
+   corrected only so ("navigateure firefox"; service._run).
 8. **A far guess on an empty page.** When still nothing is found, each word the index lacks of
    `far_guess_min_length` letters or more, no real word and no name made on a word the blog
    holds, is guessed three or more edits away: the word of the blog the typo model scores best,
@@ -471,6 +473,19 @@ def _named_after(word: str, judge: Judge) -> bool:
     held, least = judge.held, judge.ranking.known_word_min_docs
     starts = range(max(LIKELY_MIN_LENGTH, len(word) - NAME_TAIL), len(word))
     return held is not None and any(held(word[:k]) >= least for k in starts)
+
+
+def changing(alts: list[Alternative], typed: str, indices) -> tuple[list[Alternative], list[Alternative]]:
+    """(the alternatives that keep the typed words at `indices`, those that change one of them);
+    one whose words do not pair up with what was typed changes them."""
+    if not indices:
+        return alts, []
+    keep, change = [], []
+    for alt in alts:
+        pairs = _pairs([w for _, _, w in words(typed)], [w for _, _, w in words(alt.text)])
+        same = pairs is not None and all(pairs[i][0].lower() == pairs[i][1].lower() for i in indices if i < len(pairs))
+        (keep if same else change).append(alt)
+    return keep, change
 
 
 def hint(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -> Alternative | None:

@@ -404,21 +404,23 @@ def _run(result: SearchResult, executor: Executor, gen: int | None, *, detail: b
     unknown, inflected = plan.scan_words(query, dictionary if dictionary is not None else frozenset(), cfg)
     unknown = [i for i in unknown if i >= result.parsed.fixed_words]  # a quoted word is never corrected
     inflected = [i for i in inflected if i >= result.parsed.fixed_words]
-    _judge_and_search(result, executor, gen, cfg, dictionary, unknown, inflected, detail=detail, snippets=snippets)
-    # A word read as a form of a held word that finds nothing, and that the language does not use,
-    # is a typo after all: "navigateure" looks like navigateur plus "e", but the light stemmer
-    # keeps the two apart. Costs a second search on such empty pages only. Judging every such
-    # word so from the start rewrote rare real forms wordfreq lacks (docs/benchmarks.md).
+    # A word read as a form of a held word, that the language does not use, may be a typo after
+    # all: "navigateure" looks like navigateur plus "e", but the light stemmer keeps the two
+    # apart. Beside words the blog holds its correction orders their posts, weighed least (step
+    # 7 of corrections.py: "navigateure firefox"); alone, a query that finds nothing is judged
+    # again with it as a typo (a second search on such empty pages only). Judging every such word
+    # a typo from the start rewrote rare real forms wordfreq lacks (docs/benchmarks.md).
     spared = sorted(set(inflected) - plan.real_words(query, inflected, cfg))
+    _judge_and_search(result, executor, gen, cfg, dictionary, unknown, inflected, spared=spared, detail=detail, snippets=snippets)
     if spared and result.total == 0 and not result.verbatim:
         _judge_and_search(result, executor, gen, cfg, dictionary, sorted({*unknown, *spared}), [], detail=detail, snippets=snippets)
 
 
 def _judge_and_search(
-    result: SearchResult, executor: Executor, gen, cfg, dictionary, unknown: list[int], inflected: list[int], *, detail: bool, snippets: bool
+    result: SearchResult, executor: Executor, gen, cfg, dictionary, unknown: list[int], inflected: list[int], *, spared=(), detail: bool, snippets: bool
 ) -> None:
-    """_run's search once the words are scanned: `unknown` may be corrected, `inflected` are
-    held in another form and searched as typed."""
+    """_run's search once the words are scanned: `unknown` may be corrected, `inflected` are held
+    in another form and searched as typed, of them the `spared` ones corrected as a hint only."""
     query = result.parsed.searched
     result.did_you_mean, result.showing_for = "", ""
     # A word the blog holds only in a form its stemmer keeps apart: that form too. A word the
@@ -430,23 +432,26 @@ def _judge_and_search(
     result.formed_last = plan.formed_last(query, inflected, real)
     held = plan.form_alternatives(query, forms, cfg) + _compounds(result, query, dictionary, unknown, cfg)
     last_present = True
+    asked = sorted({*unknown, *spared})  # the words corrections are sought for
     if result.verbatim:  # "Search instead for": what was typed, nothing corrected
-        unknown, remote = [], []
+        asked, remote = [], []
     elif dictionary is not None:
-        suggest, aggregations, remote, last_present = plan.local_suggestions(query, unknown, dictionary, cfg=cfg, completing=result.completing)
+        suggest, aggregations, remote, last_present = plan.local_suggestions(query, asked, dictionary, cfg=cfg, completing=result.completing)
         result.dictionary = True
     else:
-        suggest, aggregations, remote = {}, {}, unknown
+        suggest, aggregations, remote = {}, {}, asked
     if remote:
         suggest, aggregations = plan.merged((suggest, aggregations), _suggestions(result, executor, gen, only=remote))
-    if unknown or not last_present:
-        aggregations = plan.with_known(query, aggregations, unknown, min_docs=cfg.ranking.known_word_min_docs)
+    if asked or not last_present:
+        aggregations = plan.with_known(query, aggregations, asked, min_docs=cfg.ranking.known_word_min_docs)
         judge = _judge(dictionary, cfg)
         alternatives = plan.choose_alternatives(query, suggest, aggregations, cfg=cfg, completing=result.completing, last_present=last_present)
-        result.alternatives, dropped = corrections.sure_only(alternatives, judge, completing=result.completing)
+        kept, dropped = corrections.sure_only(alternatives, judge, completing=result.completing)
+        (result.alternatives, kept_apart), (dropped, dropped_apart) = (corrections.changing(alts, query, spared) for alts in (kept, dropped))
         unsure = corrections.offered(result.alternatives, dropped, judge)
         result.did_you_mean = result.parsed.showing(unsure) if unsure else ""
-        hint = corrections.hint(result.alternatives, dropped, judge)
+        hints = sorted([*dropped, *kept_apart, *dropped_apart], key=lambda alt: -alt.score)
+        hint = corrections.hint(result.alternatives, hints, judge)
         if hint is not None:  # ordering the typed words' posts (corrections.py, step 7)
             result.alternatives = [*result.alternatives, hint]
         result.alternatives += held
