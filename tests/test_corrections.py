@@ -444,6 +444,17 @@ def test_sound_alikes_three_edits_away_are_sure_when_they_do_not_shorten_the_wor
     assert not sure("bisnes", "business", **SHAPE, slips_only=True)  # a rare real word: slips only
 
 
+def test_two_letters_written_for_one_that_sounds_the_same_are_sure():
+    """German "swipht" (swift) and "machros" (makros) found nothing on ba7863f: a sound-alike
+    that shortens the word was never sure. Two neighbouring letters written for one is how a
+    sound is spelled ("ph" for "f", "ch" for "k"); a shortening of any other shape is as often
+    another word ("keras" is no "kris"), and a rare real word still takes slips only."""
+    german = {**SHAPE, "sound_key": "cologne", "keyboard": "qwertz"}
+    assert sure("swipht", "swift", **german) and sure("machros", "makros", **german)
+    assert not sure("keras", "kris", **SHAPE) and not sure("swipht", "swift", **german, slips_only=True)
+    assert not sure("swipht", "swipe", **german)  # "ht" written for "e": they sound apart
+
+
 def test_an_unfinished_rare_real_word_is_not_completed_into_a_sound_alike():
     """ "cobol" typed with no space after it: "cobble" sounds the same, two edits away, which is
     sure for a word no one uses, but not for one English uses, however rarely: the unfinished

@@ -19,6 +19,8 @@ In order, for each word of a query:
      image), never at the first letter ("xamarin" is no "tamarin");
    - two edits from `two_typos_min_length` letters, or when both double or undouble a letter
      ("ocassion", "tommorow"), or two slips from `two_slips_min_length` ("minumun": minimum);
+   - two neighbouring letters written for one that sounds the same ("swipht": swift, "machros":
+     makros), from `sound_min_length` letters;
    - two letters exchanged that are not neighbours, from `exchange_min_length` letters, the first
      letter kept ("vefiry": verify, "espace": escape);
    - a word split in two when each half has `split_min_part` letters ("hotwire": hot wire).
@@ -141,6 +143,8 @@ def sure(
     far = n > 1 and not slips_only and longer and within_sound_reach(typed, candidate, scheme=sound_key)
     if (n == 1 or far) and sounds_alike(typed, candidate, min_length=sound_min_length, scheme=sound_key):
         return True
+    if n == 2 and not slips_only and _pair_for_letter(typed, candidate) and sounds_alike(typed, candidate, min_length=sound_min_length, scheme=sound_key):
+        return True  # two letters written for one that sounds the same ("swipht": swift, "machros": makros)
     if n == 2 and _ends_apart(typed, candidate):
         return False  # two letters more or less at the end: another word ("eleventy", "alpinejs"), not a typo
     if n == 2 and not slips_only and len(typed) >= two_slips_min_length and two_slips(typed, candidate, keyboard):
@@ -170,6 +174,13 @@ def _apostrophe_left_out(typed: str, candidate: str) -> bool:
     "shed" no "she'd"."""
     parts = re.split("['’]", candidate)
     return len(parts) == 2 and all(len(part) >= APOSTROPHE_PART for part in parts) and "".join(parts) == typed
+
+
+def _pair_for_letter(typed: str, candidate: str) -> bool:
+    """Whether `candidate` is `typed` with two neighbouring letters written as one ("swipht":
+    swift, "racchet": racket), as a sound is spelled: a shortening sound-alike of any other shape
+    is as often another word ("keras" is no "kris")."""
+    return len(typed) == len(candidate) + 1 and any(typed[:i] + candidate[i] + typed[i + 2 :] == candidate for i in range(len(candidate)))
 
 
 def _ends_apart(typed: str, candidate: str) -> bool:
