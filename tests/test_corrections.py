@@ -247,6 +247,31 @@ def test_two_slips_are_likely_on_an_empty_page_when_enough_posts_hold_the_word()
     assert not no_counts.likely("fpemat", "format")
 
 
+def test_a_word_the_language_could_not_write_is_two_slips_from_any_held_word():
+    """ "halpyy" and "szvze" have letters no word of the language has in a row (realwords.spelled_so):
+    typos, no names. On an empty page two slips are likely then from five letters, into a word one
+    post holds. "blazor" is spelled as words are: still no "blair"."""
+    held = {"happy": 1, "savez": 1, "blair": 1, "eleven": 5}.get
+    odd = {"halpyy", "szvze", "elevenyy"}
+    judge = Judge(
+        absent=lambda w: held(w) is None,
+        held=lambda w: held(w, 0),
+        real=lambda w: False,
+        rare=lambda w: False,
+        ranking=conf.build({}).ranking,
+        spelled=lambda w: w not in odd,
+    )
+    assert judge.likely("halpyy", "happy")
+    assert judge.likely("szvze", "savez")
+    assert not judge.likely("blazor", "blair")
+    assert not judge.likely("elevenyy", "eleven")  # two letters more at the end: the name rule holds
+    assert not judge.likely("szvz", "savez")  # four letters
+    real = Judge(absent=judge.absent, held=judge.held, real=lambda w: True, rare=judge.rare, ranking=judge.ranking, spelled=judge.spelled)
+    assert not real.likely("halpyy", "happy")
+    off = Judge(**{**vars(judge), "ranking": conf.build({"LIKELY_TWO_SLIPS_MIN_LENGTH": 0}).ranking})
+    assert not off.likely("halpyy", "happy")
+
+
 def test_a_word_kept_as_typed_is_looked_up_folded():
     """The dictionary holds words folded ("editeur"): an accented word kept as typed counted as
     one the blog lacks, so "éditeur mapon" never fell back, hinted or offered (a reviewer's find)."""
@@ -425,6 +450,20 @@ def test_a_word_two_slips_from_a_held_one_finds_its_posts_on_an_empty_page(clien
     data = client.get(reverse("search:api"), {"q": "fpemat "}).json()
     assert (data["showing_for"], data["fell_back"], data["did_you_mean"]) == ("format", True, "")
     assert {r["title"] for r in data["results"]} == {"A date format", "Format strings", "Choosing a format"}
+
+
+def test_a_typo_no_word_could_be_finds_the_one_post_two_slips_away(client, build_index):
+    """ "halpyy" found nothing and offered "happy", which one post holds: too few for a guess two
+    slips away. English has no word with "pyy", so it is a typo and the post is shown. "blazor"
+    could be a name the blog lacks: its page stays empty."""
+    make_post("Happy hour", "Drinks at six.")
+    make_post("Tony Blair", "A biography.")
+    build_index()
+    data = client.get(reverse("search:api"), {"q": "halpyy "}).json()
+    assert (data["showing_for"], data["fell_back"], data["did_you_mean"]) == ("happy", True, "")
+    assert [r["title"] for r in data["results"]] == ["Happy hour"]
+    data = client.get(reverse("search:api"), {"q": "blazor "}).json()
+    assert (data["showing_for"], data["results"]) == ("", [])
 
 
 def test_an_unfinished_word_that_finds_nothing_is_completed_from_its_corrected_start(client, build_index, settings):

@@ -26,3 +26,14 @@ def test_the_list_is_in_byte_order_and_the_edges_are_found():
     assert words == sorted(words)
     assert realwords.zipf(words[0]) > 0 and realwords.zipf(words[-1]) > 0
     assert realwords.zipf("") == 0 and realwords.zipf("café") == 0 and realwords.zipf("c#") == 0
+
+
+def test_a_word_is_spelled_so_when_its_letters_run_as_in_listed_words():
+    """realwords.spelled_so: every listed word is; letters no word has in a row, at its start or at
+    its end, are not; a word the list cannot tell (accents, capitals, digits) is."""
+    assert all(realwords.spelled_so(w) for w in list(LISTED)[::97])
+    assert realwords.spelled_so("blazor") and realwords.spelled_so("kotlin")
+    assert not realwords.spelled_so("szvze")  # "szv" runs in no word
+    assert not realwords.spelled_so("halpyy")  # no word ends in "yy"
+    assert not realwords.spelled_so("lqeyre", "fr")  # no French word starts with "lq"
+    assert realwords.spelled_so("café") and realwords.spelled_so("Szvze") and realwords.spelled_so("c3po")

@@ -32,7 +32,8 @@ In order, for each word of a query:
    correction is searched too if it is `likely`: one edit from `LIKELY_MIN_LENGTH` letters, or
    two slips from `likely_two_slips_min_length` into a word `did_you_mean_min_docs` documents
    hold, not two letters more or less at its end ("fpemat": format; not "blazor" as "blair", one
-   post's name, nor "eleventy" as "eleven"), the first letter kept, no
+   post's name, nor "eleventy" as "eleven"), the first letter kept; a word the language could not
+   write ("szvze", "halpyy": realwords.spelled_so) into any held word from 5 letters; no
    real word changed and no unknown word kept. Its results are shown as "Showing results for ...". A real
    word the blog lacks keeps its honest empty page, with "Did you mean ...?". An unfinished last
    word is judged by the start of its completion when that start is a slip of it and the
@@ -356,6 +357,7 @@ class Judge:
     real: object  # word -> whether English uses it too often to be a typo
     rare: object  # word -> whether it is a rarer real word (corrected by slips and sound only)
     ranking: object  # search.conf.RankingSettings
+    spelled: object = None  # word -> whether the language writes its letters so (realwords.spelled_so)
 
     def _limits(self) -> dict:
         """sure()'s limits, from the settings."""
@@ -394,12 +396,16 @@ class Judge:
         """Whether a word two edits from `typed` is still its likely meaning on an empty page: both
         are slips ("fpemat": format), `typed` has `likely_two_slips_min_length` letters or more, and
         `did_you_mean_min_docs` documents hold the word, as a guess that far needs ("blazor" is no
-        "blair", which one post names). Not two letters more or less at the end: a name made on a
-        word ("eleventy", "heroku"), as sure() says. Never without the dictionary's counts."""
+        "blair", which one post names). A word the language could not write (`spelled`: "szvze",
+        "halpyy") is a typo, no name: from LIKELY_MIN_LENGTH letters, into a word one post holds.
+        Not two letters more or less at the end: a name made on a word ("eleventy", "heroku"), as
+        sure() says. Never without the dictionary's counts."""
         r = self.ranking
-        if not r.likely_two_slips_min_length or self.held is None or len(typed) < r.likely_two_slips_min_length or _ends_apart(typed, corrected):
+        if not r.likely_two_slips_min_length or self.held is None or _ends_apart(typed, corrected) or not two_slips(typed, corrected, r.typo_costs.keyboard):
             return False
-        return two_slips(typed, corrected, r.typo_costs.keyboard) and self.held(corrected) >= r.did_you_mean_min_docs
+        if len(typed) >= r.likely_two_slips_min_length and self.held(corrected) >= r.did_you_mean_min_docs:
+            return True
+        return self.spelled is not None and not self.spelled(typed)
 
     def hinted(self, typed: str, corrected: str) -> bool:
         return hinted(typed, corrected, absent=self.absent, real=self.real, rare=self.rare)

@@ -520,6 +520,7 @@ def _judge(dictionary, cfg) -> corrections.Judge:
         real=lambda word: realwords.is_real(word, ranking.real_word_min_zipf, cfg.index.language),
         rare=lambda word: realwords.is_real(word, ranking.rare_word_min_zipf, cfg.index.language),
         ranking=ranking,
+        spelled=lambda word: realwords.spelled_so(word, cfg.index.language),
     )
 
 
