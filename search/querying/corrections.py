@@ -27,7 +27,7 @@ In order, for each word of a query:
 5. **Real words stay.** A word English uses often (wordfreq's Zipf `real_word_min_zipf`:
    "unity", "orchestra") is never corrected; a rarer real word (from `rare_word_min_zipf`:
    "cobol", "kotlin", but also "recieve") only by a slip or by sound, the ways people misspell
-   (search/realwords.py). Not a held word with its apostrophes left out: "aujourdhui".
+   (search/realwords.py). So too when a few posts hold it ("git" is no "get"). Not a held word with its apostrophes left out: "aujourdhui".
 6. **Never an empty page by mistake.** When the sure alternatives find nothing, the best other
    correction is searched too if it is `likely`: one edit from `LIKELY_MIN_LENGTH` letters, or
    two slips from `likely_two_slips_min_length` into a word `did_you_mean_min_docs` documents
@@ -252,7 +252,11 @@ def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=N
         # are the evidence for it ("tae more": take more, "naps history").
         real_here = real is not None and (len(pairs) == 1 or len(x) >= REAL_WORD_IN_CONTEXT) and real(x)
         if not lacked:  # a word a few posts hold: meant as typed when real ("session", not "version")
-            return not real_here or (unfinished and i == last and y.startswith(x))  # "star": start
+            started = unfinished and i == last and y.startswith(x)  # "star": start
+            if real_here or started:
+                return started
+            # A rarer real word the blog holds too ("git", in French): only by a slip or by sound.
+            return rare is None or not rare(x) or _sure_pair(x, y, **{**limits, "slips_only": True})
         if _apostrophe_left_out(x, y):  # a way of typing the word, as accents left out are: "aujourdhui"
             return True
         if real_here:  # which this blog lacks: offered, never put in the reader's place
