@@ -578,6 +578,19 @@ def test_did_you_mean_offers_no_guess_that_keeps_gibberish_or_changes_a_first_le
     assert offered(typed("kotlin"), [Alternative(0.8, "hotlink"), Alternative(0.7, "kotlinx")], judge) == "kotlinx"  # the next that qualifies
 
 
+def test_did_you_mean_offers_no_stop_word():
+    """On a Go blog "wis", "ate" and "fore" were offered "was", "are" and "for": words the search
+    drops, so the offer finds nothing the reader meant. The next correction is offered instead."""
+    from search.alternative import Alternative
+    from search.querying.corrections import Judge, offered
+
+    judge = Judge(absent=lambda w: w in {"wis", "fore", "wis release"}, held=None, real=None, rare=None, ranking=None)
+    typed = lambda text: [Alternative(1.1, text, typed=True)]  # noqa: E731
+    assert offered(typed("wis"), [Alternative(0.8, "was")], judge) == ""
+    assert offered(typed("fore"), [Alternative(0.8, "for"), Alternative(0.7, "forever")], judge) == "forever"
+    assert offered(typed("wis release"), [Alternative(0.8, "was release"), Alternative(0.7, "wise release")], judge) == "wise release"
+
+
 def test_did_you_mean_offers_no_correction_of_a_real_word_that_finds_almost_nothing():
     """Issue 54 item 1: a real word the blog lacks was offered a correction one or two posts hold,
     "lettuce": lattice (1 post), "gazebo": gameboy (1) (bench/offers.py: 28 of the 69 offers on

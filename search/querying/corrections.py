@@ -437,7 +437,8 @@ def sure_only(alts: list[Alternative], judge: Judge, *, completing: bool) -> tup
 def offered(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -> str:
     """The "Did you mean ...?" of a query: the best correction not searched, only when none is, and
     only one that changes every word the blog lacks and keeps each word's first letter: "qzxvbnm
-    plotkit" keeps the gibberish, "hotlink" is no guess at "kotlin" (issue 54). When that one finds
+    plotkit" keeps the gibberish, "hotlink" is no guess at "kotlin" (issue 54). Never one that
+    makes a word a stop word: "wis" is offered no "was", the next correction is looked at. When that one finds
     almost nothing (Judge.finds_enough: "lattice", 1 post, for "lettuce") nothing is offered: the
     next is a worse guess still ("lecture")."""
     if not dropped or len(kept) != 1:
@@ -448,6 +449,8 @@ def offered(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -
         if split is None:
             return alt.text  # left to the typo model, as before
         same, changed = split
+        if any(is_stop_word(y) for _, y in changed):
+            continue  # "wis": "was", "fore": "for" would search nothing the reader could mean
         if not any(judge.absent(key_word(x)) for x in same) and all(x[:1] == y[:1] for x, y in changed):
             return alt.text if all(judge.finds_enough(x, y) for x, y in changed) else ""
     return ""
