@@ -3,6 +3,7 @@ benchmark (bench/language_relevance.py; issue 53, point 6).
 
     .venv/bin/python bench/blog_corpus.py fp-de GIT_DIR_OR_CHECKOUT --commit SHA --out .state/corpus-de
     .venv/bin/python bench/blog_corpus.py hoizey-fr GIT_DIR_OR_CHECKOUT --commit SHA --out .state/corpus-fr
+    .venv/bin/python bench/blog_corpus.py go-en GIT_DIR_OR_CHECKOUT --commit SHA --out .state/corpus-go
 
 The blogs' text is never copied into this repository: this reads a checkout (a work tree, or a
 bare git directory at a commit) and writes the corpus format of ../shared/corpus/README.md (beside the checkout)
@@ -21,7 +22,7 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,7 @@ class Layout:
 
     source: str  # the blog's host, the corpus's `source`
     language: str
-    pattern: re.Pattern  # a post's path; groups year, month, day, slug
+    pattern: re.Pattern  # a post's path; groups year, month, day, slug, or the slug alone
     url: str  # the address, formatted with the groups
 
 
@@ -56,6 +57,14 @@ LAYOUTS = {
         language="fr",
         pattern=re.compile(r"^src/articles/(\d{4})/(\d{2})/(\d{2})/([^/]+)/index\.md$"),
         url="https://nicolas-hoizey.com/articles/{0}/{1}/{2}/{3}/",
+    ),
+    # The Go blog (go.dev/blog): golang/website, _content/blog/slug.md, the date in the front
+    # matter only. An English blog for bench/relevance.py's --corpus, a third beside the shared one.
+    "go-en": Layout(
+        source="go.dev/blog",
+        language="en",
+        pattern=re.compile(r"^_content/blog/([^/]+)\.md$"),
+        url="https://go.dev/blog/{0}",
     ),
 }
 
@@ -101,11 +110,18 @@ def render(body: str) -> tuple[str, str]:
     return html, html_to_text(html)
 
 
-def pub_date(meta: dict, groups: tuple[str, ...]) -> str:
-    """The front matter's date when it has one, else the path's, at noon UTC."""
+def pub_date(meta: dict, groups: tuple[str, ...]) -> str | None:
+    """The front matter's date when it has one ("2024-4-09" too), else the path's, at noon UTC;
+    None when neither says."""
     value = meta.get("date")
     if isinstance(value, datetime):
         return (value if value.tzinfo else value.replace(tzinfo=UTC)).isoformat()
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day, 12, tzinfo=UTC).isoformat()
+    if isinstance(value, str) and (day := re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", value.strip())):
+        groups = day.groups()
+    if len(groups) < 3:
+        return None
     return datetime(int(groups[0]), int(groups[1]), int(groups[2]), 12, tzinfo=UTC).isoformat()
 
 
@@ -127,16 +143,20 @@ def posts(layout: Layout, source: Source) -> list[dict]:
         language = str(meta.get("lang") or layout.language).strip()
         if language != layout.language or meta.get("published") is False or not meta.get("title"):
             continue
-        html, text = render(body)
         groups = match.groups()
+        published = pub_date(meta, groups)
+        if published is None:
+            log.warning("%s: no date, left out", name)
+            continue
+        html, text = render(body)
         rows.append(
             {
                 "source": layout.source,
                 "type": "post",
                 "source_id": name,
-                "slug": groups[3],
+                "slug": groups[-1],
                 "title": str(meta["title"]).strip(),
-                "pub_date": pub_date(meta, groups),
+                "pub_date": published,
                 "tags": tags_of(meta),
                 "url": layout.url.format(*groups),
                 "body_html": html,
