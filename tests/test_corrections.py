@@ -35,6 +35,8 @@ def test_real_words_are_not_sure_typos(typed, candidate):
         ("accomodate", "accommodate"),
         ("ocassion", "occasion"),  # one letter doubled, another not: two edits, but the common kind
         ("tommorow", "tomorrow"),
+        ("sommerrr", "sommer"),  # a key held down: two letters more at the end, the last repeated
+        ("kulissennn", "kulissen"),
     ],
 )
 def test_typos_people_make_are_sure(typed, candidate):

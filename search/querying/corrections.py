@@ -185,8 +185,9 @@ def _pair_for_letter(typed: str, candidate: str) -> bool:
 
 
 def _ends_apart(typed: str, candidate: str) -> bool:
-    """Whether one word is the other with letters added at its end ("eleventy": eleven)."""
-    return candidate.startswith(typed) or typed.startswith(candidate)
+    """Whether one word is the other with letters added at its end ("eleventy": eleven). Not
+    when they repeat its last letter: a key held down ("sommerrr": sommer), no name."""
+    return (candidate.startswith(typed) or typed.startswith(candidate)) and _single(typed) != _single(candidate)
 
 
 def _pairs(a: list[str], b: list[str]) -> list[tuple[str, str]] | None:
