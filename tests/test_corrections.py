@@ -100,6 +100,9 @@ def test_names_close_to_a_blog_word_are_not_sure(typed, candidate):
         ("opemess", "openness"),
         ("serachs", "searches"),
         ("conetor", "connector"),
+        # The first two letters swapped keep the first letter among them (German two_slips misses).
+        ("rfageen", "fragen"),
+        ("arckett", "racket"),
     ],
 )
 def test_two_slips_in_a_long_word_are_sure(typed, candidate):
@@ -111,6 +114,7 @@ def test_two_slips_in_a_long_word_are_sure(typed, candidate):
     ("typed", "candidate", "why"),
     [
         ("pyright", "copyright", "two letters more at the start"),
+        ("rpyight", "copyright", "two letters more at the start, the first two swapped"),
         ("blazor", "blair", "six letters: as often another name"),
         ("eleventy", "eleven", "two letters more at the end"),
     ],

@@ -18,7 +18,8 @@ In order, for each word of a query:
    - any other single edit from `weak_typo_min_length` letters ("opague": opaque, "imgage":
      image), never at the first letter ("xamarin" is no "tamarin");
    - two edits from `two_typos_min_length` letters, or when both double or undouble a letter
-     ("ocassion", "tommorow"), or two slips from `two_slips_min_length` ("minumun": minimum);
+     ("ocassion", "tommorow"), or two slips from `two_slips_min_length` ("minumun": minimum;
+     the first two letters may be swapped: "arckett", racket);
    - two neighbouring letters written for one that sounds the same ("swipht": swift, "machros":
      makros), from `sound_min_length` letters;
    - two letters exchanged that are not neighbours, from `exchange_min_length` letters, the first
@@ -109,10 +110,10 @@ def _slip(typed: str, candidate: str, edit: tuple[str, int, int], keys: dict = K
 def two_slips(typed: str, candidate: str, keyboard: str = "qwerty") -> bool:
     """Whether `candidate` is two edits from `typed`, each a slip ("minumun": minimum, two
     neighbouring keys; "polical": political, two letters dropped), the first letter kept: two
-    letters more or less at the start make another word ("pyright" is no "copyright")."""
-    return typed[:1] == candidate[:1] and any(
-        len(path) == 2 and all(_slip(typed, candidate, edit, keys_of(keyboard)) for edit in path) for path in osa_alignments(typed, candidate)
-    )
+    letters more or less at the start make another word ("pyright" is no "copyright"). The first
+    two letters swapped keep it too ("rfageen": fragen, "wssift": swift)."""
+    kept = typed[:1] == candidate[:1] or (len(typed) > 1 and typed[1::-1] == candidate[:2])
+    return kept and any(len(path) == 2 and all(_slip(typed, candidate, edit, keys_of(keyboard)) for edit in path) for path in osa_alignments(typed, candidate))
 
 
 def sure(
