@@ -407,6 +407,11 @@ def test_a_french_blog_tells_words_spelled_by_sound_the_french_way():
         # By English keys not sure, but "ph" written for "f", sure in any language since 14c8c22.
         assert sure(typed, meant, **limits) == (typed == "alphred"), typed
     assert not sounds_alike("kotlin", "catlin", scheme="phonetic_fr") and not sure("mayen", "moyen", sound_key="phonetic_fr", slips_only=True, **limits)
+    # One sound /ɛ/ written five ways: "vrêment" is vraiment, "fête" faite; a nasal "ain" is not ("main").
+    for typed, meant in (("vrêment", "vraiment"), ("fête", "faite"), ("plène", "pleine"), ("mètre", "maître")):
+        assert sounds.key(typed, "phonetic_fr") == sounds.key(meant, "phonetic_fr"), typed
+    assert sure("vrêment", "vraiment", sound_key="phonetic_fr", **limits)
+    assert sounds.key("main", "phonetic_fr") != sounds.key("mèn", "phonetic_fr")
 
 
 def test_an_accented_inflection_is_no_unknown_word():
