@@ -168,6 +168,20 @@ def test_a_word_is_searched_in_several_held_forms():
     assert plan.form_alternatives("x", {}, cfg) == []
 
 
+def test_a_correction_spelled_as_a_held_form_is_the_form():
+    """ "récoltez" was shown as "Showing results for récolte": the correction and the held form of
+    its lemma are one spelling, and the correction came first. The form stays, the correction goes."""
+    from search.alternative import Alternative
+    from search.querying import plan
+
+    typed = Alternative(1.1, "récoltez", typed=True)
+    corrected = [Alternative(0.89, "recolte", started=True), Alternative(0.76, "ecoutez")]
+    forms = plan.form_alternatives("récoltez", {0: ["recolter", "recolte"]}, conf.build({"LANGUAGE": "fr"}))
+    kept = plan.without_forms([typed, *corrected], forms)
+    assert [a.text for a in kept] == ["récoltez", "ecoutez"]
+    assert plan.without_forms([typed, *corrected], []) == [typed, *corrected]
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "posts", "query"),
