@@ -20,17 +20,12 @@ A key that spells the vowels too may be shorter than the typed word ("auteau": a
 tell the same sounds, not merely the same consonants (`spells_vowels`).
 """
 
-import re
-
 import cologne_phonetics
 from doublemetaphone import doublemetaphone
 from phonetic_fr import phonetic
 
 SCHEMES = ("double_metaphone", "phonetic_fr", "cologne")
 DEFAULT = "double_metaphone"
-# French writes one sound /ɛ/ as "ai", "aî", "ei", "ê" or "è", which Phonetic keys apart
-# ("vraiment" VRAIMAN, "vrêment" VREMAN); all are "è" before it. Not a nasal "ain", "ein" ("main").
-FRENCH_E = re.compile(r"(?:a[iî]|ei)(?![nm](?:[^aeiouyéèêë]|$))|[êè]")
 
 
 def key(word: str, scheme: str = DEFAULT) -> str:
@@ -39,7 +34,7 @@ def key(word: str, scheme: str = DEFAULT) -> str:
     if not word.isalpha():
         return ""
     if scheme == "phonetic_fr":
-        return phonetic(FRENCH_E.sub("è", word.lower()))  # ~0.2 ms a word: typo_model.sound_key caches
+        return phonetic(word.lower())  # ~0.2 ms a word: typo_model.sound_key caches
     if scheme == "cologne":
         return cologne_phonetics.encode(word)[0][1]
     return doublemetaphone(word)[0] if word.isascii() else ""

@@ -272,6 +272,8 @@ def test_a_word_the_language_could_not_write_is_two_slips_from_any_held_word():
     assert not judge.likely("blazor", "blair")
     assert not judge.likely("elevenyy", "eleven")  # two letters more at the end: the name rule holds
     assert not judge.likely("szvz", "savez")  # four letters
+    npm = Judge(**{**vars(judge), "held": lambda w: {"npm": 5, "nps": 3}.get(w, 0), "absent": lambda w: w not in {"npm", "nps"}})
+    assert not npm.likely("npmjs", "nps")  # a name made of a held word and more, odd at its join only
     real = Judge(absent=judge.absent, held=judge.held, real=lambda w: True, rare=judge.rare, ranking=judge.ranking, spelled=judge.spelled)
     assert not real.likely("halpyy", "happy")
     off = Judge(**{**vars(judge), "ranking": conf.build({"LIKELY_TWO_SLIPS_MIN_LENGTH": 0}).ranking})
@@ -586,15 +588,16 @@ def test_did_you_mean_offers_no_guess_that_keeps_gibberish_or_changes_a_first_le
 
 def test_did_you_mean_offers_no_stop_word():
     """On a Go blog "wis", "ate" and "fore" were offered "was", "are" and "for": words the search
-    drops, so the offer finds nothing the reader meant. The next correction is offered instead."""
+    drops, so the offer finds nothing the reader meant. Nor the next: a worse guess ("teh": ten,
+    a review's find)."""
     from search.alternative import Alternative
     from search.querying.corrections import Judge, offered
 
     judge = Judge(absent=lambda w: w in {"wis", "fore", "wis release"}, held=None, real=None, rare=None, ranking=None)
     typed = lambda text: [Alternative(1.1, text, typed=True)]  # noqa: E731
     assert offered(typed("wis"), [Alternative(0.8, "was")], judge) == ""
-    assert offered(typed("fore"), [Alternative(0.8, "for"), Alternative(0.7, "forever")], judge) == "forever"
-    assert offered(typed("wis release"), [Alternative(0.8, "was release"), Alternative(0.7, "wise release")], judge) == "wise release"
+    assert offered(typed("fore"), [Alternative(0.8, "for"), Alternative(0.7, "form")], judge) == ""  # no worse guess instead
+    assert offered(typed("wis release"), [Alternative(0.8, "was release"), Alternative(0.7, "wise release")], judge) == ""
 
 
 def test_did_you_mean_offers_no_correction_of_a_real_word_that_finds_almost_nothing():

@@ -257,7 +257,8 @@ def sure_rewrite(typed: str, corrected: str, *, absent, unfinished: bool, held=N
             started = unfinished and i == last and y.startswith(x)  # "star": start
             if real_here or started:
                 return started
-            # A rarer real word the blog holds too ("git", in French): only by a slip or by sound.
+            # A rarer real word the blog holds too (rare: Zipf 2 or more, so short common words among
+            # others too): only by a slip or by sound ("git" is no "get", "bible study" no "bubble study").
             return rare is None or not rare(x) or _sure_pair(x, y, **{**limits, "slips_only": True})
         if _apostrophe_left_out(x, y):  # a way of typing the word, as accents left out are: "aujourdhui"
             return True
@@ -403,7 +404,8 @@ class Judge:
         are slips ("fpemat": format), `typed` has `likely_two_slips_min_length` letters or more, and
         `did_you_mean_min_docs` documents hold the word, as a guess that far needs ("blazor" is no
         "blair", which one post names). A word the language could not write (`spelled`: "szvze",
-        "halpyy") is a typo, no name: from LIKELY_MIN_LENGTH letters, into a word one post holds.
+        "halpyy") is a typo, no name: from LIKELY_MIN_LENGTH letters, into a word one post holds;
+        not one that starts with a word the blog holds ("npmjs").
         Not two letters more or less at the end: a name made on a word ("eleventy", "heroku"), as
         sure() says. Never without the dictionary's counts."""
         r = self.ranking
@@ -411,7 +413,10 @@ class Judge:
             return False
         if len(typed) >= r.likely_two_slips_min_length and self.held(corrected) >= r.did_you_mean_min_docs:
             return True
-        return self.spelled is not None and not self.spelled(typed)
+        if self.spelled is None or self.spelled(typed):
+            return False
+        # A name made of a held word and more is spelled so at its join only ("npmjs": npm js).
+        return not any(self.held(typed[:k]) >= r.known_word_min_docs for k in range(3, len(typed) - 1))
 
     def hinted(self, typed: str, corrected: str) -> bool:
         return hinted(typed, corrected, absent=self.absent, real=self.real, rare=self.rare)
@@ -440,7 +445,7 @@ def offered(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -
     """The "Did you mean ...?" of a query: the best correction not searched, only when none is, and
     only one that changes every word the blog lacks and keeps each word's first letter: "qzxvbnm
     plotkit" keeps the gibberish, "hotlink" is no guess at "kotlin" (issue 54). Never one that
-    makes a word a stop word: "wis" is offered no "was", the next correction is looked at. When that one finds
+    makes a word a stop word: "wis" is offered no "was", nor the worse guess after it. When that one finds
     almost nothing (Judge.finds_enough: "lattice", 1 post, for "lettuce") nothing is offered: the
     next is a worse guess still ("lecture")."""
     if not dropped or len(kept) != 1:
@@ -451,8 +456,8 @@ def offered(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -
         if split is None:
             return alt.text  # left to the typo model, as before
         same, changed = split
-        if any(is_stop_word(y) for _, y in changed):
-            continue  # "wis": "was", "fore": "for" would search nothing the reader could mean
+        if any(is_stop_word(w) for _, y in changed for w in y.split()):
+            return ""  # "wis": "was" searches nothing the reader could mean; the next is a worse guess ("teh": ten)
         if not any(judge.absent(key_word(x)) for x in same) and all(x[:1] == y[:1] for x, y in changed):
             return alt.text if all(judge.finds_enough(x, y) for x, y in changed) else ""
     return ""

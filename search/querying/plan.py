@@ -300,14 +300,6 @@ def formed_last(query: str, inflected: Iterable[int], real: Iterable[int]) -> bo
     return last >= 0 and (last in inflected or last in real)
 
 
-def without_forms(alternatives: list[Alternative], held: list[Alternative]) -> list[Alternative]:
-    """The alternatives but the corrections spelled as a `held` one is: "récoltez" corrected to
-    "récolte" is the form its lemma has on the blog, searched as that form, so no "Showing results
-    for" names it."""
-    spelled = {alt.text for alt in held}
-    return [alt for alt in alternatives if alt.typed or alt.text not in spelled]
-
-
 def form_alternatives(query: str, forms: dict[int, list[str]], cfg: SearchSettings) -> list[Alternative]:
     """The typed query with each word of `forms` in a held form, one alternative per form: the
     n-th holds each word's n-th form, or its last. Each counts as the typed spelling

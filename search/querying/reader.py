@@ -108,6 +108,16 @@ def _synonyms(raw_hits: list[dict], alternatives: list[Alternative]) -> tuple[st
     return tuple(dict.fromkeys(alternatives[i].label for i in sorted(u for u in used if u is not None) if alternatives[i].synonym_of))
 
 
+def named(alternatives: list[Alternative], best: int) -> str:
+    """What the alternative at `best` stands for when it decides the page. A synonym or a held form
+    is no correction: it names what it rewrote. So does a correction spelled as a held form is:
+    "récoltez" corrected to "récolte" is the form its lemma has on the blog (issue 53)."""
+    alt = alternatives[best]
+    if alt.synonym_of or alt.form_of:
+        return alt.synonym_of or alt.form_of
+    return next((a.form_of for a in alternatives if a.form_of and a.text == alt.text), alt.text)
+
+
 def read(response: dict, alternatives: list[Alternative], *, by_date: bool = False) -> Reading:
     """The strategy is how the deciding hit was found (a phrase or words); showing_for the
     correction that put it first, when it is not what was typed; the total counts that spelling's
@@ -121,9 +131,7 @@ def read(response: dict, alternatives: list[Alternative], *, by_date: bool = Fal
         if best is not None:
             spelling = groups.key(groups.source(alternatives, best))
         if best:  # neither None nor 0 (what was typed)
-            # A synonym or a held form is not a correction: name what it rewrote, unless that was typed.
-            alt = alternatives[best]
-            source = alt.synonym_of or alt.form_of or alt.text
+            source = named(alternatives, best)
             showing_for = "" if source == alternatives[0].text else source
     hits = [_label(entry(h), h, alternatives, spelling) for h in raw_hits]
     counted, exact = total(response, spelling)

@@ -454,7 +454,7 @@ def _judge_and_search(
         hint = corrections.hint(result.alternatives, hints, judge)
         if hint is not None:  # ordering the typed words' posts (corrections.py, step 7)
             result.alternatives = [*result.alternatives, hint]
-        result.alternatives = plan.without_forms(result.alternatives, held) + held
+        result.alternatives += held
         _search(result, executor, gen, cfg, dictionary, query, detail=detail, snippets=snippets)
         if result.showing_for:  # the page says what it shows: no "Did you mean" beside it
             result.did_you_mean = ""
