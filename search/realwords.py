@@ -59,9 +59,10 @@ def zipf(word: str, language: str = "en") -> float:
 def spelled_so(word: str, language: str = "en") -> bool:
     """Whether `language` writes letters as `word` has them: each three in a row occur in a word of
     its list, and its first two start one, its last two end one. A word with a sequence no word
-    has ("szvze", "lqeyre", "halpyy") is no word of the language, nor a name spoken in it: a typo.
-    Many names are spelled so ("blazor"), a few are not ("htmx"). A word not in lowercase ASCII
-    letters is taken as spelled so: the list cannot tell."""
+    has ("szvze", "lqeyre", "halpyy") is no word of the language: most likely a typo. Most names
+    are spelled so ("blazor"); a few are not ("htmx"), nor names made of two words at their join
+    ("npmjs": corrections.Judge leaves those alone). A word not in lowercase ASCII letters is
+    taken as spelled so: the list cannot tell."""
     if not (word.isascii() and word.isalpha() and word.islower()) or len(word) < 3:
         return True
     lines = _lines(language)

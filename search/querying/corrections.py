@@ -28,13 +28,15 @@ In order, for each word of a query:
 5. **Real words stay.** A word English uses often (wordfreq's Zipf `real_word_min_zipf`:
    "unity", "orchestra") is never corrected; a rarer real word (from `rare_word_min_zipf`:
    "cobol", "kotlin", but also "recieve") only by a slip or by sound, the ways people misspell
-   (search/realwords.py). So too when a few posts hold it ("git" is no "get"). Not a held word with its apostrophes left out: "aujourdhui".
+   (search/realwords.py). So too when a few posts hold it ("git" is no "get"). Not a held word
+   with its apostrophes left out: "aujourdhui".
 6. **Never an empty page by mistake.** When the sure alternatives find nothing, the best other
    correction is searched too if it is `likely`: one edit from `LIKELY_MIN_LENGTH` letters, or
    two slips from `likely_two_slips_min_length` into a word `did_you_mean_min_docs` documents
    hold, not two letters more or less at its end ("fpemat": format; not "blazor" as "blair", one
    post's name, nor "eleventy" as "eleven"), the first letter kept; a word the language could not
-   write ("szvze", "halpyy": realwords.spelled_so) into any held word from 5 letters; no
+   write ("szvze", "halpyy": realwords.spelled_so), unless it starts with a held word ("npmjs"),
+   into any held word from 5 letters; no
    real word changed and no unknown word kept. Its results are shown as "Showing results for ...". A real
    word the blog lacks keeps its honest empty page, with "Did you mean ...?". An unfinished last
    word is judged by the start of its completion when that start is a slip of it and the
@@ -445,8 +447,8 @@ def offered(kept: list[Alternative], dropped: list[Alternative], judge: Judge) -
     """The "Did you mean ...?" of a query: the best correction not searched, only when none is, and
     only one that changes every word the blog lacks and keeps each word's first letter: "qzxvbnm
     plotkit" keeps the gibberish, "hotlink" is no guess at "kotlin" (issue 54). Never one that
-    makes a word a stop word: "wis" is offered no "was", nor the worse guess after it. When that one finds
-    almost nothing (Judge.finds_enough: "lattice", 1 post, for "lettuce") nothing is offered: the
+    makes a word a stop word: "wis" is offered no "was", nor the worse guess after it. When that
+    one finds almost nothing (Judge.finds_enough: "lattice", 1 post, for "lettuce") nothing is offered: the
     next is a worse guess still ("lecture")."""
     if not dropped or len(kept) != 1:
         return ""

@@ -110,7 +110,7 @@ def _synonyms(raw_hits: list[dict], alternatives: list[Alternative]) -> tuple[st
 
 def named(alternatives: list[Alternative], best: int) -> str:
     """What the alternative at `best` stands for when it decides the page. A synonym or a held form
-    is no correction: it names what it rewrote. So does a correction spelled as a held form is:
+    is no correction: it names what it rewrote. So does a correction spelled as a held form:
     "récoltez" corrected to "récolte" is the form its lemma has on the blog (issue 53)."""
     alt = alternatives[best]
     if alt.synonym_of or alt.form_of:
