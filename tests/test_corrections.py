@@ -82,10 +82,21 @@ def test_misspellings_by_sound_and_single_edits_are_sure(typed, candidate):
         ("nuxt", "next"),  # one unusual edit in four letters, a vowel for another too
         ("eleventy", "eleven"),  # two letters more at the end: another word
         ("alpinejs", "alpine"),
+        # Two letters more at the start: a name made on a word, two edits from eight letters
+        # (the PyPI names of bench/data/pypi_names.txt were shown as github, country, convert).
+        ("pygithub", "github"),
+        ("pycountry", "country"),
+        ("nbconvert", "convert"),
+        ("github", "pygithub"),
     ],
 )
 def test_names_close_to_a_blog_word_are_not_sure(typed, candidate):
     assert not sure(typed, candidate, **SHAPE)
+
+
+def test_a_stutter_at_the_start_is_a_typo_not_a_name():
+    """ "mememory" (codespell's list) repeats the start of "memory": a typo, not a name made on it."""
+    assert sure("mememory", "memory", **SHAPE)
 
 
 @pytest.mark.parametrize(

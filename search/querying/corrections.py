@@ -17,7 +17,8 @@ In order, for each word of a query:
      for another ("suger": sugar, though Double Metaphone says "shugar");
    - any other single edit from `weak_typo_min_length` letters ("opague": opaque, "imgage":
      image), never at the first letter ("xamarin" is no "tamarin");
-   - two edits from `two_typos_min_length` letters, or when both double or undouble a letter
+   - two edits from `two_typos_min_length` letters, not letters added at either end ("eleventy",
+     "pygithub": names made on a word), or when both double or undouble a letter
      ("ocassion", "tommorow"), or two slips from `two_slips_min_length` ("minumun": minimum;
      the first two letters may be swapped: "arckett", racket);
    - two neighbouring letters written for one that sounds the same ("swipht": swift, "machros":
@@ -149,8 +150,8 @@ def sure(
         return True
     if n == 2 and not slips_only and _pair_for_letter(typed, candidate) and sounds_alike(typed, candidate, min_length=sound_min_length, scheme=sound_key):
         return True  # two letters written for one that sounds the same ("swipht": swift, "machros": makros)
-    if n == 2 and _ends_apart(typed, candidate):
-        return False  # two letters more or less at the end: another word ("eleventy", "alpinejs"), not a typo
+    if n == 2 and (_ends_apart(typed, candidate) or _starts_apart(typed, candidate)):
+        return False  # two letters more or less at an end: another word ("eleventy", "pygithub"), not a typo
     if n == 2 and not slips_only and len(typed) >= two_slips_min_length and two_slips(typed, candidate, keyboard):
         return True  # two slips ("hnalder": handler, "opemess": openness)
     if n == 2 and not slips_only and len(typed) >= exchange_min_length and exchanged(typed, candidate):
@@ -191,6 +192,15 @@ def _ends_apart(typed: str, candidate: str) -> bool:
     """Whether one word is the other with letters added at its end ("eleventy": eleven). Not
     when they repeat its last letter: a key held down ("sommerrr": sommer), no name."""
     return (candidate.startswith(typed) or typed.startswith(candidate)) and _single(typed) != _single(candidate)
+
+
+def _starts_apart(typed: str, candidate: str) -> bool:
+    """Whether one word is the other with letters put before it: a name made on a word
+    ("pygithub": github, "nbconvert": convert), which typos seldom make. Not when they repeat
+    its start: a stutter ("mememory": memory), no name."""
+    short, long = sorted((typed, candidate), key=len)
+    extra = long[: len(long) - len(short)]
+    return bool(extra) and long.endswith(short) and not short.startswith(extra)
 
 
 def _pairs(a: list[str], b: list[str]) -> list[tuple[str, str]] | None:
