@@ -331,6 +331,11 @@ class RankingSettings:
         "also the misspellings people make most): corrected only by a slip or a sound-alike. 0 turns it off.",
         2.0,
     )
+    software_names: bool = _doc(
+        "A word the blog lacks that names one of PyPI's most downloaded packages (memray, thinc: search/names.py) is a name, "
+        "not a typo: searched as typed and offered 'Did you mean', never corrected in the reader's place.",
+        True,
+    )
     corrected_completion_min_docs: int = _doc(
         "An unfinished last word whose start is corrected is completed in the reader's place only into a word this many documents hold.", 2
     )

@@ -793,3 +793,25 @@ def test_the_alternatives_that_change_a_word_are_told_apart():
     assert changing(alts, "navigateure firefox", []) == (alts, [])
     split = [Alternative(0.7, "navi gateure firefox")]  # words that do not pair up change them
     assert changing(split, "navigateure firefox", [0]) == ([], split)
+
+
+def test_a_software_name_is_no_typo():
+    """PyPI's most downloaded packages (search/data/software_names.txt.gz) are names, not typos."""
+    from search import names
+
+    assert names.is_name("memray") and names.is_name("thinc") and names.is_name("keras")
+    assert not names.is_name("memory") and not names.is_name("memroy")
+
+
+def test_a_software_name_the_blog_lacks_is_searched_as_typed(client, build_index, settings):
+    """ "memray" (a memory profiler) on a blog that never names it was shown as "memory", one
+    vowel away. It is searched as typed, and "memory" is offered."""
+    settings.SEARCH = {**settings.SEARCH, "CACHE_SECONDS": 0}
+    for title in ("Memory leaks", "Memory maps", "Memory and time"):
+        make_post(title, "Notes on memory.")
+    build_index()
+    data = client.get(reverse("search:api"), {"q": "memray "}).json()
+    assert (data["showing_for"], data["results"], data["did_you_mean"]) == ("", [], "memory")
+    settings.SEARCH = {**settings.SEARCH, "SOFTWARE_NAMES": False}
+    data = client.get(reverse("search:api"), {"q": "memray "}).json()
+    assert data["showing_for"] == "memory"

@@ -29,7 +29,8 @@ In order, for each word of a query:
 5. **Real words stay.** A word English uses often (wordfreq's Zipf `real_word_min_zipf`:
    "unity", "orchestra") is never corrected; a rarer real word (from `rare_word_min_zipf`:
    "cobol", "kotlin", but also "recieve") only by a slip or by sound, the ways people misspell
-   (search/realwords.py). So too when a few posts hold it ("git" is no "get"). Not a held word
+   (search/realwords.py). So too when a few posts hold it ("git" is no "get"), and a software
+   name ("memray", search/names.py) is a real word. Not a held word
    with its apostrophes left out: "aujourdhui".
 6. **Never an empty page by mistake.** When the sure alternatives find nothing, the best other
    correction is searched too if it is `likely`: one edit from `LIKELY_MIN_LENGTH` letters, or

@@ -22,7 +22,7 @@ from django.db import Error
 from django.utils.translation import gettext
 from elasticsearch import ApiError, TransportError
 
-from search import conf, generation, metrics, process, realwords, symbols, synonyms, vocabulary
+from search import conf, generation, metrics, names, process, realwords, symbols, synonyms, vocabulary
 from search.alternative import Alternative
 from search.breaker import RateBreaker, RateLimits
 from search.client import BUSY, MISSING, NODE_FAILURES, failure_kind, get_client
@@ -517,7 +517,7 @@ def _judge(dictionary, cfg) -> corrections.Judge:
     return corrections.Judge(
         absent=lambda word: dictionary is None or dictionary.counts(word) is None,
         held=None if dictionary is None else _documents(dictionary),
-        real=lambda word: realwords.is_real(word, ranking.real_word_min_zipf, cfg.index.language),
+        real=lambda word: realwords.is_real(word, ranking.real_word_min_zipf, cfg.index.language) or (ranking.software_names and names.is_name(word)),
         rare=lambda word: realwords.is_real(word, ranking.rare_word_min_zipf, cfg.index.language),
         ranking=ranking,
         spelled=lambda word: realwords.spelled_so(word, cfg.index.language),
