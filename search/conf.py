@@ -332,7 +332,7 @@ class RankingSettings:
         2.0,
     )
     software_names: bool = _doc(
-        "A word the blog lacks that names one of PyPI's most downloaded packages (memray, thinc: search/names.py) is a name, "
+        "A word the blog lacks that names one of PyPI's most downloaded packages (memray, loguru: search/names.py) is a name, "
         "not a typo: searched as typed and offered 'Did you mean', never corrected in the reader's place.",
         True,
     )

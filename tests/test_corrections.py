@@ -799,8 +799,9 @@ def test_a_software_name_is_no_typo():
     """PyPI's most downloaded packages (search/data/software_names.txt.gz) are names, not typos."""
     from search import names
 
-    assert names.is_name("memray") and names.is_name("thinc") and names.is_name("keras")
+    assert names.is_name("memray") and names.is_name("loguru") and names.is_name("keras")
     assert not names.is_name("memory") and not names.is_name("memroy")
+    assert not names.is_name("simpy")  # one edit from "simply": likelier a typo
 
 
 def test_a_software_name_the_blog_lacks_is_searched_as_typed(client, build_index, settings):
