@@ -95,8 +95,11 @@ def test_names_close_to_a_blog_word_are_not_sure(typed, candidate):
 
 
 def test_a_stutter_at_the_start_is_a_typo_not_a_name():
-    """ "mememory" (codespell's list) repeats the start of "memory": a typo, not a name made on it."""
+    """ "mememory" (codespell's list) repeats the start of "memory": a typo, not a name made on it.
+    So does a first key held down ("sssommer", a reviewer's find)."""
     assert sure("mememory", "memory", **SHAPE)
+    assert sure("sssommer", "sommer", **SHAPE)
+    assert sure("aaapplication", "application", **SHAPE)
 
 
 @pytest.mark.parametrize(
@@ -796,12 +799,14 @@ def test_the_alternatives_that_change_a_word_are_told_apart():
 
 
 def test_a_software_name_is_no_typo():
-    """PyPI's most downloaded packages (search/data/software_names.txt.gz) are names, not typos."""
+    """PyPI's most downloaded packages (search/data/software_names_en.txt.gz) are names, not typos."""
     from search import names
 
     assert names.is_name("memray") and names.is_name("loguru") and names.is_name("keras")
     assert not names.is_name("memory") and not names.is_name("memroy")
-    assert not names.is_name("simpy")  # one edit from "simply": likelier a typo
+    assert not names.is_name("empy")  # a letter dropped from "empty": likelier a typo
+    assert names.is_name("wired") and not names.is_name("wired", "de")  # German "wird", a neighbouring key
+    assert names.is_name("Memray")
 
 
 def test_a_software_name_the_blog_lacks_is_searched_as_typed(client, build_index, settings):

@@ -76,7 +76,9 @@ def test_the_wheel_holds_the_app_and_its_extension_only(wheel):
         "search/data/real_words_en.txt.gz",
         "search/data/real_words_de.txt.gz",
         "search/data/real_words_fr.txt.gz",
-        "search/data/software_names.txt.gz",
+        "search/data/software_names_en.txt.gz",
+        "search/data/software_names_de.txt.gz",
+        "search/data/software_names_fr.txt.gz",
         "search/locale/de/LC_MESSAGES/django.mo",
         "search/locale/fr/LC_MESSAGES/django.mo",
     ):

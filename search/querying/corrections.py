@@ -17,8 +17,8 @@ In order, for each word of a query:
      for another ("suger": sugar, though Double Metaphone says "shugar");
    - any other single edit from `weak_typo_min_length` letters ("opague": opaque, "imgage":
      image), never at the first letter ("xamarin" is no "tamarin");
-   - two edits from `two_typos_min_length` letters, not letters added at either end ("eleventy",
-     "pygithub": names made on a word), or when both double or undouble a letter
+   - two edits from `two_typos_min_length` letters, not letters added or left out at either end
+     ("eleventy", "pygithub": names made on a word), or when both double or undouble a letter
      ("ocassion", "tommorow"), or two slips from `two_slips_min_length` ("minumun": minimum;
      the first two letters may be swapped: "arckett", racket);
    - two neighbouring letters written for one that sounds the same ("swipht": swift, "machros":
@@ -198,10 +198,10 @@ def _ends_apart(typed: str, candidate: str) -> bool:
 def _starts_apart(typed: str, candidate: str) -> bool:
     """Whether one word is the other with letters put before it: a name made on a word
     ("pygithub": github, "nbconvert": convert), which typos seldom make. Not when they repeat
-    its start: a stutter ("mememory": memory), no name."""
+    its start: a stutter ("mememory": memory) or a key held down ("sssommer"), no name."""
     short, long = sorted((typed, candidate), key=len)
     extra = long[: len(long) - len(short)]
-    return bool(extra) and long.endswith(short) and not short.startswith(extra)
+    return bool(extra) and long.endswith(short) and not short.startswith(extra) and _single(typed) != _single(candidate)
 
 
 def _pairs(a: list[str], b: list[str]) -> list[tuple[str, str]] | None:

@@ -517,7 +517,9 @@ def _judge(dictionary, cfg) -> corrections.Judge:
     return corrections.Judge(
         absent=lambda word: dictionary is None or dictionary.counts(word) is None,
         held=None if dictionary is None else _documents(dictionary),
-        real=lambda word: realwords.is_real(word, ranking.real_word_min_zipf, cfg.index.language) or (ranking.software_names and names.is_name(word)),
+        real=lambda word: (
+            realwords.is_real(word, ranking.real_word_min_zipf, cfg.index.language) or (ranking.software_names and names.is_name(word, cfg.index.language))
+        ),
         rare=lambda word: realwords.is_real(word, ranking.rare_word_min_zipf, cfg.index.language),
         ranking=ranking,
         spelled=lambda word: realwords.spelled_so(word, cfg.index.language),
