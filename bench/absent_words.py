@@ -5,9 +5,10 @@
 
 WORDS is our own pick. `--names` reads a file of names no model of ours made instead (words
 split by blanks, `#` lines left out): bench/data/pypi_names.txt holds the 600 most downloaded
-PyPI packages named as one word, bench/data/npm_names.txt npm's, which no rule was read off. Our 61 words said "as before" of a rule that rewrote "fastify"
-as fastly and "gitlab" as github (docs/benchmarks.md, measured and not adopted). `--set`
-overrides a SEARCH setting (bench/overrides.py); `--quiet` prints only the rewrites.
+PyPI packages named as one word, bench/data/npm_names.txt npm's, which no rule was read off.
+Our 61 words said "as before" of a rule that rewrote "fastify" as fastly and "gitlab" as github
+(docs/benchmarks.md, measured and not adopted). `--set` overrides a SEARCH setting
+(bench/overrides.py); `--quiet` prints only the rewrites.
 
 Needs the corpus imported and indexed (bench/relevance.py does both). For each word of WORDS that
 no post or comment holds (checked in PostgreSQL as a whole word), one search: a word counts as

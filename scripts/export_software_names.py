@@ -8,7 +8,7 @@ The input is a tab-separated list with a header naming the columns `name` and
 2026-12-07 give them; hugovk's top-pypi-packages JSON holds the same ranks). Kept: names of 4
 letters or more, a-z only, in byte order, one a line. A reader who types one on a blog that never
 mentions it typed a name, not a typo: "memray" is no "memory". Left out, per language: a name a
-slip away from a word the language uses often (Zipf COMMON_ZIPF or more, search/realwords.py, the
+slip or a sound-alike away from a word the language uses often (Zipf COMMON_ZIPF or more, search/realwords.py, the
 language's keyboard): "empy" is likelier empty mistyped, and German "wired" wird.
 
 Why PyPI's ranks: they are a public, dated count of the software people use, made by no model
@@ -19,6 +19,7 @@ it does not hold (docs/benchmarks.md).
 import csv
 import gzip
 import re
+import string
 import sys
 from pathlib import Path
 
@@ -33,7 +34,6 @@ DATA = ROOT / "search" / "data"
 RANK = "rank_among_15000_most_downloaded"
 NAME = re.compile(r"[a-z]{4,}")
 COMMON_ZIPF = 4.5
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def one_edit(word: str) -> set[str]:
@@ -41,12 +41,13 @@ def one_edit(word: str) -> set[str]:
     splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
     dropped = {a + b[1:] for a, b in splits if b}
     swapped = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
-    changed = {a + c + b[1:] for a, b in splits if b for c in LETTERS}
-    return (dropped | swapped | changed | {a + c + b for a, b in splits for c in LETTERS}) - {word}
+    changed = {a + c + b[1:] for a, b in splits if b for c in string.ascii_lowercase}
+    return (dropped | swapped | changed | {a + c + b for a, b in splits for c in string.ascii_lowercase}) - {word}
 
 
 def slip_of_common(name: str, language: str) -> bool:
-    """Whether `name` is a slip (search/querying/corrections.py) of a word `language` uses often."""
+    """Whether `name` is a slip or a sound-alike of a word `language` uses often: a sure correction
+    of a rare real word (search/querying/corrections.py)."""
     keyboard = KEYBOARDS[language]
     return any(
         realwords.zipf(word, language) >= COMMON_ZIPF and sure(name, word, weak_min_length=99, two_min_length=99, slips_only=True, keyboard=keyboard)
